@@ -1,0 +1,7 @@
+"""tcpsim: a fast discrete-event simulator for TCP congestion-control studies.
+
+`simulator.run(params, seed)` runs one simulation and returns {"metrics": {...}, "trace"?: {...}}.
+"""
+__version__ = "0.1.0"
+
+from simulator.registry import ALGORITHMS, MODELS, VARIANTS, run  # noqa: E402,F401

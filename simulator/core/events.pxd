@@ -1,0 +1,20 @@
+# Event queue: a binary min-heap of C structs keyed by (time, insertion sequence).
+
+cdef struct Event:
+    double time
+    long long seq      # insertion order: breaks ties so runs are deterministic
+    int kind           # what happens (model-defined code)
+    long long data     # integer payload (packet id, timer generation, ...)
+
+
+cdef class EventQueue:
+    cdef Event* heap
+    cdef Py_ssize_t size
+    cdef Py_ssize_t capacity
+    cdef long long next_seq
+    cdef public long long pushed    # events ever scheduled (for event-rate benchmarks)
+
+    cdef void push(self, double time, int kind, long long data) except *
+    cdef Event pop(self) noexcept
+    cdef inline bint empty(self) noexcept:
+        return self.size == 0

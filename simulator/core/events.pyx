@@ -1,0 +1,84 @@
+"""Binary heap of C event structs; ties in time are broken by insertion order."""
+from libc.stdlib cimport malloc, realloc, free
+
+
+cdef inline bint _before(Event* a, Event* b) noexcept nogil:
+    return a.time < b.time or (a.time == b.time and a.seq < b.seq)
+
+
+cdef class EventQueue:
+    def __cinit__(self, Py_ssize_t capacity=1024):
+        self.capacity = max(capacity, 16)
+        self.heap = <Event*>malloc(self.capacity * sizeof(Event))
+        if self.heap == NULL:
+            raise MemoryError()
+        self.size = 0
+        self.next_seq = 0
+        self.pushed = 0
+
+    def __dealloc__(self):
+        free(self.heap)
+
+    cdef void push(self, double time, int kind, long long data) except *:
+        cdef Event* grown
+        if self.size == self.capacity:
+            grown = <Event*>realloc(self.heap, 2 * self.capacity * sizeof(Event))
+            if grown == NULL:
+                raise MemoryError()
+            self.heap = grown
+            self.capacity *= 2
+        cdef Event ev
+        ev.time = time
+        ev.seq = self.next_seq
+        ev.kind = kind
+        ev.data = data
+        self.next_seq += 1
+        self.pushed += 1
+        # sift up
+        cdef Py_ssize_t i = self.size
+        cdef Py_ssize_t parent
+        self.size += 1
+        while i > 0:
+            parent = (i - 1) >> 1
+            if _before(&ev, &self.heap[parent]):
+                self.heap[i] = self.heap[parent]
+                i = parent
+            else:
+                break
+        self.heap[i] = ev
+
+    cdef Event pop(self) noexcept:
+        """Remove and return the earliest event (caller checks empty() first)."""
+        cdef Event top = self.heap[0]
+        cdef Event last
+        cdef Py_ssize_t i = 0, child, n
+        self.size -= 1
+        n = self.size
+        if n > 0:
+            last = self.heap[n]
+            while True:
+                child = 2 * i + 1
+                if child >= n:
+                    break
+                if child + 1 < n and _before(&self.heap[child + 1], &self.heap[child]):
+                    child += 1
+                if _before(&self.heap[child], &last):
+                    self.heap[i] = self.heap[child]
+                    i = child
+                else:
+                    break
+            self.heap[i] = last
+        return top
+
+    # Python-level access for tests of the ordering rule
+    def schedule(self, double time, int kind=0, long long data=0):
+        self.push(time, kind, data)
+
+    def next(self):
+        if self.size == 0:
+            raise IndexError("event queue is empty")
+        cdef Event ev = self.pop()
+        return (ev.time, ev.seq, ev.kind, ev.data)
+
+    def __len__(self):
+        return self.size

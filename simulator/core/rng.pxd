@@ -1,0 +1,13 @@
+from numpy.random cimport bitgen_t
+
+
+cdef class Stream:
+    """One named random stream: PCG64 read through numpy's C bit-generator API."""
+    cdef object _bitgen          # keeps the numpy PCG64 (and its state) alive
+    cdef bitgen_t* _rng
+    cdef readonly str name
+
+    cdef inline double uniform(self) noexcept:
+        return self._rng.next_double(self._rng.state)
+
+    cdef double exponential(self, double rate) noexcept

@@ -1,0 +1,45 @@
+"""Derive stream seeds from what a run *is* (its parameters and seed index), never from job order.
+
+The run key is the canonical JSON of the model parameters (trace options excluded) plus the seed
+index; identical parameters give identical numbers in whichever study they appear.
+"""
+import hashlib
+import json
+import math
+
+import numpy as np
+
+# options that change what is recorded, not what is simulated
+_NOT_IN_KEY = {"trace", "trace_interval"}
+
+
+def _canonical(value):
+    if isinstance(value, float) and value.is_integer():
+        return int(value)          # 10 and 10.0 are the same run
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    return value
+
+
+def run_key(params: dict, seed: int) -> str:
+    clean = {k: _canonical(v) for k, v in sorted(params.items()) if k not in _NOT_IN_KEY}
+    return json.dumps({"params": clean, "seed": int(seed)}, sort_keys=True, separators=(",", ":"))
+
+
+def stream_seed(key: str, name: str) -> np.random.SeedSequence:
+    digest = hashlib.sha256(f"{key}|{name}".encode()).digest()
+    words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 32, 4)]
+    return np.random.SeedSequence(words)
+
+
+def python_stream(key: str, name: str):
+    """The interpreted twin of core.rng.Stream: same PCG64, same doubles."""
+    bitgen = np.random.PCG64(stream_seed(key, name))
+
+    def uniform():
+        return (int(bitgen.random_raw()) >> 11) * (1.0 / 9007199254740992.0)
+
+    def exponential(rate):
+        return -math.log1p(-uniform()) / rate
+
+    return uniform, exponential
