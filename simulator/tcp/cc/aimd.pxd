@@ -1,0 +1,5 @@
+from simulator.tcp.cc.base cimport CongestionControl
+
+
+cdef class RenoGrowth(CongestionControl):
+    pass

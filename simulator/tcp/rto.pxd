@@ -1,0 +1,5 @@
+cdef class RtoEstimator:
+    cdef readonly double srtt, rttvar, rto, min_rto, max_rto, granularity
+    cdef readonly bint has_sample
+    cdef void sample(self, double r) noexcept
+    cdef void backoff(self) noexcept

@@ -1,0 +1,23 @@
+from simulator.tcp.cc.base cimport AckSample, CongestionControl, TcpState
+from simulator.tcp.recovery cimport LossRecovery
+from simulator.tcp.rto cimport RtoEstimator
+
+
+cdef class TcpSender:
+    """Sender of a finite flow: a state machine; the model moves the packets and runs the timer."""
+    cdef public TcpState s
+    cdef public CongestionControl cc
+    cdef public LossRecovery recovery
+    cdef public RtoEstimator rto
+    cdef AckSample sample                # reused for every ACK: no allocation per ACK
+    cdef readonly long long n, app_avail
+    cdef double* sent_time
+    cdef unsigned char* retransmitted
+    cdef readonly double rto_deadline      # inf when the timer is off
+    cdef readonly long long retransmissions, timeouts, fast_retransmits, rtt_samples
+    cdef readonly double rtt_sum
+
+    cdef long long next_to_send(self, double now) noexcept
+    cdef void mark_retransmit(self, long long seq, double now) noexcept
+    cdef int on_ack(self, long long ack, double now) except -1
+    cdef void on_timeout(self, double now) except *

@@ -1,0 +1,128 @@
+"""TCP sender for a flow of n packets (sequence numbers count packets).
+
+Per ACK of new data, the documented hook order: RTT sample -> cc.pkts_acked -> recovery
+plug-in (may leave recovery) -> cc.cong_avoid when the state is OPEN or LOSS (slow start after
+a timeout).  A duplicate ACK goes to the recovery plug-in.  RFC 6298 timer: restarted on every
+ACK of new data, stopped when nothing is outstanding; on expiry ssthresh, cwnd = 1, go back N.
+"""
+from libc.math cimport INFINITY, floor
+from libc.stdlib cimport calloc, free, malloc
+
+from simulator.tcp.cc.base cimport (CA_EVENT_LOSS, CA_LOSS, CA_OPEN, AckSample,
+                                    CongestionControl, TcpState)
+from simulator.tcp.recovery cimport ACT_NONE, ACT_RETRANSMIT, LossRecovery
+from simulator.tcp.rto cimport RtoEstimator
+
+
+cdef class TcpSender:
+    def __cinit__(self, long long n, CongestionControl cc, LossRecovery recovery,
+                  RtoEstimator rto, double init_cwnd=1.0, double init_ssthresh=1e9):
+        self.n = n
+        self.sent_time = <double*>malloc(max(n, 1) * sizeof(double))
+        self.retransmitted = <unsigned char*>calloc(max(n, 1), 1)
+        if self.sent_time == NULL or self.retransmitted == NULL:
+            raise MemoryError()
+        self.cc = cc
+        self.recovery = recovery
+        self.rto = rto
+        self.s = TcpState(init_cwnd, init_ssthresh)
+        self.sample = AckSample()
+        self.rto_deadline = INFINITY
+        cc.init(self.s)
+
+    def __dealloc__(self):
+        free(self.sent_time)
+        free(self.retransmitted)
+
+    def app_write(self, long long packets=1):
+        self.app_avail = min(self.app_avail + packets, self.n)
+
+    cdef long long next_to_send(self, double now) noexcept:
+        """The packet the window allows now (advancing snd_nxt), or -1."""
+        cdef TcpState s = self.s
+        cdef long long seq
+        if s.snd_nxt >= self.app_avail or s.snd_nxt - s.snd_una >= <long long>floor(s.cwnd):
+            return -1
+        seq = s.snd_nxt
+        s.snd_nxt += 1
+        if seq < s.snd_max:
+            self.mark_retransmit(seq, now)      # going back N after a loss
+        else:
+            s.snd_max = s.snd_nxt
+            self.sent_time[seq] = now
+        if self.rto_deadline == INFINITY:
+            self.rto_deadline = now + self.rto.rto
+        return seq
+
+    cdef void mark_retransmit(self, long long seq, double now) noexcept:
+        self.retransmitted[seq] = 1             # Karn: no RTT sample from this packet
+        self.sent_time[seq] = now
+        self.retransmissions += 1
+
+    cdef int on_ack(self, long long ack, double now) except -1:
+        """Process a cumulative ACK; returns the recovery action the model must perform."""
+        cdef TcpState s = self.s
+        cdef long long acked
+        cdef double rtt = -1.0
+        cdef int action
+        s.now = now
+        if ack > s.snd_una:
+            acked = ack - s.snd_una
+            if not self.retransmitted[ack - 1]:
+                rtt = now - self.sent_time[ack - 1]
+                self.rto.sample(rtt)
+                self.rtt_samples += 1
+                self.rtt_sum += rtt
+                s.last_rtt = rtt
+                s.srtt = self.rto.srtt
+                if s.min_rtt < 0 or rtt < s.min_rtt:
+                    s.min_rtt = rtt
+            s.snd_una = ack
+            if s.snd_nxt < ack:
+                s.snd_nxt = ack
+            s.dupacks = 0
+            s.in_flight = s.snd_max - s.snd_una
+            self.sample.acked = acked
+            self.sample.rtt = rtt
+            self.sample.in_flight = s.in_flight
+            self.sample.now = now
+            self.cc.pkts_acked(s, self.sample)
+            action = self.recovery.on_new_ack(s, self.cc, acked)
+            if s.ca_state == CA_OPEN or s.ca_state == CA_LOSS:
+                self.cc.cong_avoid(s, acked)
+            self.rto_deadline = now + self.rto.rto if s.snd_una < s.snd_max else INFINITY
+        elif ack == s.snd_una and s.snd_max > s.snd_una:
+            s.dupacks += 1
+            s.in_flight = s.snd_max - s.snd_una
+            action = self.recovery.on_dupack(s, self.cc)
+        else:
+            return ACT_NONE
+        if action == ACT_RETRANSMIT:
+            self.fast_retransmits += 1
+        return action
+
+    cdef void on_timeout(self, double now) except *:
+        cdef TcpState s = self.s
+        s.now = now
+        s.in_flight = s.snd_max - s.snd_una
+        s.ssthresh = self.cc.ssthresh(s)
+        self.cc.set_state(s, CA_LOSS)
+        s.ca_state = CA_LOSS
+        self.cc.cwnd_event(s, CA_EVENT_LOSS)
+        s.cwnd = 1.0
+        s.recover = s.snd_max
+        s.snd_nxt = s.snd_una
+        s.dupacks = 0
+        self.timeouts += 1
+        self.rto.backoff()
+        self.rto_deadline = now + self.rto.rto
+
+    # Python access for unit tests
+    def send_next(self, double now):
+        return self.next_to_send(now)
+
+    def ack(self, long long ack, double now):
+        return self.on_ack(ack, now)
+
+    def timeout(self, double now):
+        self.on_timeout(now)
