@@ -14,7 +14,7 @@ cdef class EventQueue:
     cdef long long next_seq
     cdef public long long pushed    # events ever scheduled (for event-rate benchmarks)
 
-    cdef void push(self, double time, int kind, long long data) except *
+    cdef int push(self, double time, int kind, long long data) except -1
     cdef Event pop(self) noexcept
     cdef inline bint empty(self) noexcept:
         return self.size == 0

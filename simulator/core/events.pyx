@@ -19,7 +19,7 @@ cdef class EventQueue:
     def __dealloc__(self):
         free(self.heap)
 
-    cdef void push(self, double time, int kind, long long data) except *:
+    cdef int push(self, double time, int kind, long long data) except -1:
         cdef Event* grown
         if self.size == self.capacity:
             grown = <Event*>realloc(self.heap, 2 * self.capacity * sizeof(Event))
@@ -46,6 +46,7 @@ cdef class EventQueue:
             else:
                 break
         self.heap[i] = ev
+        return 0
 
     cdef Event pop(self) noexcept:
         """Remove and return the earliest event (caller checks empty() first)."""

@@ -5,7 +5,6 @@ component sees never depend on what other components draw.  The C path reads dou
 from the bit generator; `python_stream` gives the same numbers to the interpreted model.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport log1p
 
 import numpy as np
 
@@ -18,10 +17,6 @@ cdef class Stream:
         self._bitgen = np.random.PCG64(stream_seed(run_key, name))
         capsule = self._bitgen.capsule
         self._rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-    cdef double exponential(self, double rate) noexcept:
-        # inverse transform on (0, 1]: identical formula in the interpreted path
-        return -log1p(-self.uniform()) / rate
 
     def draw_uniform(self):
         return self.uniform()

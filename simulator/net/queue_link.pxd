@@ -31,4 +31,5 @@ cdef class QueueLink:
     cdef long long complete(self, double now) except -2
     cdef bint expire(self, long long tx, double now) except -1
     cdef void _track(self, double now) noexcept
+    cdef void _pop_head(self) noexcept
     cdef void _start_next(self, double now) except *

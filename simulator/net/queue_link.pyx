@@ -55,7 +55,9 @@ cdef class QueueLink:
             self.in_service_arrival = now
             self.events.push(now + svc, self.ev_done, tx)
         else:
-            slot = (self.w_head + self.w_count) % self.w_cap
+            slot = self.w_head + self.w_count
+            if slot >= self.w_cap:
+                slot -= self.w_cap
             self.w_id[slot] = tx
             self.w_arr[slot] = now
             self.w_svc[slot] = svc
@@ -70,7 +72,12 @@ cdef class QueueLink:
         self.in_service = self.w_id[self.w_head]
         self.in_service_arrival = self.w_arr[self.w_head]
         self.events.push(now + self.w_svc[self.w_head], self.ev_done, self.in_service)
-        self.w_head = (self.w_head + 1) % self.w_cap
+        self._pop_head()
+
+    cdef inline void _pop_head(self) noexcept:
+        self.w_head += 1
+        if self.w_head == self.w_cap:
+            self.w_head = 0
         self.w_count -= 1
 
     cdef long long complete(self, double now) except -2:
@@ -86,8 +93,7 @@ cdef class QueueLink:
         if self.w_count == 0 or self.w_id[self.w_head] != tx:
             return False          # already in service or gone: the timer has nothing to do
         self._track(now)
-        self.w_head = (self.w_head + 1) % self.w_cap
-        self.w_count -= 1
+        self._pop_head()
         self.drops_deadline += 1
         return True
 

@@ -1,0 +1,57 @@
+"""Simulated packets per wall-clock second: compiled (Cython) vs interpreted (pure Python) path.
+
+Same model (as_published M/M/1/K), same parameters, same seeds, measured in one run:
+    python benchmarks/speed.py [--packets 200000] [--repeat 3]
+Also prints the compiled standard-TCP model's rate.  Not a test: it only prints figures.
+"""
+import argparse
+import platform
+import time
+
+import simulator
+from simulator.core.seeding import run_key
+from simulator.interpreted import mm1_published as interpreted
+from simulator.registry import mm1_params
+
+
+def best_time(fn, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--packets", type=int, default=200_000, help="N per run")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    args = ap.parse_args()
+    print(f"python {platform.python_version()}, simulator {simulator.__version__}, "
+          f"N={args.packets}, best of {args.repeat}")
+    print(f"{'model':<28}{'compiled pkt/s':>16}{'interpreted pkt/s':>19}{'ratio':>8}")
+    ratios = []
+    for alg in ["none", "tahoe", "reno", "cubic"]:
+        p = {"model": "mm1", "variant": "as_published", "algorithm": alg, "lambda": 10, "mu": 10,
+             "K": 5, "theta": 1, "N": args.packets}
+        t_c, out = best_time(lambda: simulator.run(p, 0), args.repeat)
+        key = run_key(mm1_params(p), 0)
+        t_i, ref = best_time(lambda: interpreted.run(key, 10.0, 10.0, 5, 1.0, args.packets, alg), 1)
+        assert ref["throughput"] == out["metrics"]["throughput"], "paths disagree"
+        ratios.append(t_i / t_c)
+        print(f"{'as_published/' + alg:<28}{args.packets / t_c:>16,.0f}{args.packets / t_i:>19,.0f}"
+              f"{t_i / t_c:>7.1f}x")
+    for alg in ["newreno", "cubic"]:
+        p = {"model": "mm1", "variant": "standard", "algorithm": alg, "lambda": 10, "mu": 10,
+             "K": 5, "theta": 1, "N": args.packets}
+        t_c, out = best_time(lambda: simulator.run(p, 0), args.repeat)
+        pk = out["metrics"]["sent"] + out["metrics"]["delivered_unique"]   # data + ACKs
+        print(f"{'standard/' + alg:<28}{pk / t_c:>16,.0f}{'-':>19}{'':>8}  "
+              f"(data+ACK packets; {out['metrics']['events'] / t_c:,.0f} events/s)")
+    print(f"compiled/interpreted speed-up: min {min(ratios):.1f}x, "
+          f"geometric mean {(__import__('math').prod(ratios)) ** (1 / len(ratios)):.1f}x")
+
+
+if __name__ == "__main__":
+    main()
