@@ -208,7 +208,7 @@ cdef class StandardMM1:
             "avg_delay": delay_sum / delivered if delivered else float("nan"),
             "loss_rate": 100.0 * self.drops / self.n_tx if self.n_tx else 0.0,
             "sent": self.n_tx, "served": self.link.served, "dropped": self.drops,
-            "delivered_unique": receiver.unique, "duplicates": receiver.duplicates,
+            "delivered": delivered, "delivered_unique": receiver.unique, "duplicates": receiver.duplicates,
             "drops_overflow": self.link.drops_overflow, "drops_deadline": self.link.drops_deadline,
             "blocking_prob": self.link.drops_overflow / self.n_tx if self.n_tx else 0.0,
             "mean_in_system": self.link.area_in_system / now if now > 0 else 0.0,

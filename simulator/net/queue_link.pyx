@@ -101,3 +101,13 @@ cdef class QueueLink:
     @property
     def number_in_system(self):
         return self.in_system()
+
+    # Python access for unit tests
+    def offer(self, long long tx, double now, double svc):
+        return self.arrive(tx, now, svc)
+
+    def finish(self, double now):
+        return self.complete(now)
+
+    def timeout(self, long long tx, double now):
+        return self.expire(tx, now)

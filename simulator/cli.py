@@ -1,0 +1,203 @@
+"""Command line: run one point, run a seed batch for the workflow, validate studies.
+
+    python -m simulator run STUDY.yaml --point algorithm=reno --point lambda=5 ... --seed 1
+    python -m simulator batch STUDY.yaml --point-path variant~standard/algorithm~reno/lambda~5 \
+        --seeds 1-10 --out results/runs/.../seeds~1-10.jsonl
+    python -m simulator validate config/studies/*.yaml
+    python -m simulator points STUDY.yaml
+
+Errors in the study or the arguments exit with status 2 and a one-paragraph message.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+
+
+@lru_cache(maxsize=None)
+def git_commit() -> str:
+    """Commit of the source tree the simulator runs from ('unknown' outside git)."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def provenance() -> dict:
+    import simulator
+
+    return {
+        "simulator_version": getattr(simulator, "__version__", "unknown"),
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+    }
+
+
+def run_record(study: Study, point: Point, seed: int) -> dict:
+    """Run one seed of one point; the JSON record written per seed."""
+    import simulator
+
+    summary = simulator.run(dict(point.params), seed)
+    rec = {
+        "study": study.name,
+        "paper": study.paper,
+        "point_path": point.path,
+        "params": point.params,
+        "seed": seed,
+        "metrics": summary["metrics"],
+    }
+    if point.params.get("trace") and "trace" in summary:
+        rec["trace"] = summary["trace"]
+    rec["provenance"] = provenance()
+    return rec
+
+
+def parse_seeds(text: str) -> tuple[int, int]:
+    """'3' -> (3, 3); '1-10' -> (1, 10)."""
+    try:
+        a, _, b = text.partition("-")
+        first, last = int(a), int(b or a)
+    except ValueError:
+        raise StudyError(f"--seeds: {text!r} is not a seed range; allowed values: A-B or A (integers, A <= B)") from None
+    if first > last or first < 0:
+        raise StudyError(f"--seeds: {text!r} is not a seed range; allowed values: A-B with 0 <= A <= B")
+    return first, last
+
+
+def point_from_assignments(study: Study, assignments: list[str]) -> Point:
+    """--point KEY=VALUE ... -> the grid point; every grid key must be given."""
+    chosen = {}
+    for a in assignments:
+        key, eq, value = a.partition("=")
+        if not eq:
+            raise StudyError(f"--point {a!r}: expected KEY=VALUE, e.g. --point algorithm=reno")
+        if key not in study.grid:
+            raise StudyError(
+                f"{study.file}: --point {key}: unknown grid key {key!r}{nearest(key, study.grid)}; "
+                f"allowed keys: {', '.join(study.grid)}"
+            )
+        written = [format_value(v) for v in study.grid[key]]
+        if value in written:
+            chosen[key] = study.grid[key][written.index(value)]
+            continue
+        parsed = yaml.safe_load(value)
+        matches = [v for v in study.grid[key] if v == parsed and type(v) is not bool]
+        if not matches:
+            raise StudyError(
+                f"{study.file}: --point {key}: {value!r} is not a value of grid.{key}{nearest(value, written)}; "
+                f"allowed values: {', '.join(written)}"
+            )
+        chosen[key] = matches[0]
+    missing = [k for k in study.grid if k not in chosen]
+    if missing:
+        raise StudyError(
+            f"{study.file}: --point: missing grid key(s) {', '.join(missing)}; give every grid key, e.g. "
+            + " ".join(f"--point {k}={format_value(study.grid[k][0])}" for k in study.grid)
+        )
+    path = "/".join(f"{k}~{format_value(chosen[k])}" for k in study.grid)
+    return point_from_path(study, path)
+
+
+def write_jsonl_atomic(records, out: Path) -> None:
+    """Write records, one JSON per line, to out via a temp file in the same directory."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
+        with os.fdopen(fd, "w") as fh:
+            for rec in records:
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------- commands
+def cmd_run(args) -> int:
+    study = load_study(args.study)
+    point = point_from_path(study, args.point_path) if args.point_path else point_from_assignments(study, args.point)
+    if args.trace is not None:
+        point = Point(point.study, point.values, {**point.params, "trace": args.trace})
+    print(json.dumps(run_record(study, point, args.seed), indent=2))
+    return 0
+
+
+def cmd_batch(args) -> int:
+    study = load_study(args.study)
+    point = point_from_path(study, args.point_path)
+    first, last = parse_seeds(args.seeds)
+    records = [run_record(study, point, seed) for seed in range(first, last + 1)]
+    write_jsonl_atomic(records, Path(args.out))
+    return 0
+
+
+def cmd_validate(args) -> int:
+    for f in args.files:
+        s = load_study(f)
+        print(f"ok  {f}: study {s.name}, {len(s.points())} points")
+    return 0
+
+
+def cmd_points(args) -> int:
+    for p in load_study(args.study).points():
+        print(p.path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run one grid point for one seed and print its JSON record")
+    r.add_argument("study", help="study YAML file")
+    r.add_argument("--point", action="append", default=[], metavar="KEY=VALUE", help="grid value; give every grid key")
+    r.add_argument("--point-path", help="instead of --point: a wildcard path like variant~standard/algorithm~reno/lambda~5")
+    r.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    r.add_argument("--trace", action=argparse.BooleanOptionalAction, default=None, help="record (or not) the cwnd trace")
+    r.set_defaults(func=cmd_run)
+
+    b = sub.add_parser("batch", help="run seeds A..B of one grid point into a JSON-lines file (used by Snakemake)")
+    b.add_argument("study", help="study YAML file")
+    b.add_argument("--point-path", required=True, help="wildcard path of the grid point")
+    b.add_argument("--seeds", required=True, help="inclusive seed range A-B")
+    b.add_argument("--out", required=True, help="output .jsonl, written atomically")
+    b.set_defaults(func=cmd_batch)
+
+    v = sub.add_parser("validate", help="validate study files (exit 2 on the first error)")
+    v.add_argument("files", nargs="+")
+    v.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("points", help="list the wildcard paths of a study's grid points")
+    p.add_argument("study")
+    p.set_defaults(func=cmd_points)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except StudyError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2

@@ -1,0 +1,324 @@
+"""Study files: load, validate, expand into grid points.
+
+A study is one YAML file (see config/studies/). It is checked against
+``simulator/schemas/study.schema.json`` and then semantically (algorithm names
+from the simulator's registry for each variant, exclude entries that name real
+grid values, ...). Every problem raises :class:`StudyError` whose message names
+the file, the key path (``grid.algorithm[2]``), the bad value, the allowed
+values and, for a misspelling, the nearest valid name.
+
+Grid points are named Paramspace-style: ``variant~standard/algorithm~reno/lambda~5``
+(grid keys in YAML order, values formatted as written, so paths never flip
+between ``1.0`` and ``1``).
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
+
+# Parameters every point must have (from grid or fixed) and their Python types.
+REQUIRED_PARAMS = ("variant", "algorithm", "lambda", "mu", "K", "theta", "N")
+PARAM_TYPES = {
+    "variant": str,
+    "algorithm": str,
+    "lambda": float,
+    "mu": float,
+    "K": int,
+    "theta": float,  # None allowed: infinite deadline
+    "N": int,
+    "prop_delay": float,
+    "rto_min": float,
+}
+
+
+class StudyError(ValueError):
+    """A study file is invalid; the message says where and how to fix it."""
+
+
+# --------------------------------------------------------------------------- YAML
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that also reads ``1e-3`` as a float (YAML 1.2), not a string."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:float"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
+
+
+def format_value(v) -> str:
+    """A grid value as written in YAML: 5 -> '5', 5.0 -> '5.0', None -> 'null'."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+# --------------------------------------------------------------------------- helpers
+def key_path(parts) -> str:
+    """('grid', 'algorithm', 2) -> 'grid.algorithm[2]'."""
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or "(top level)"
+
+
+def nearest(name, choices) -> str:
+    """' (did you mean 'x'?)' or ''."""
+    match = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.5)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def _allowed(choices) -> str:
+    return ", ".join(format_value(c) for c in choices)
+
+
+def _registry():
+    """(variants, {variant: [algorithms]}) from the simulator package."""
+    import simulator
+
+    algos = {v: list(a) for v, a in simulator.ALGORITHMS.items()}
+    variants = list(getattr(simulator, "VARIANTS", algos))
+    return variants, algos
+
+
+def load_schema() -> dict:
+    """The study schema, with variant/algorithm enums from the simulator registry."""
+    schema = json.loads(SCHEMA_PATH.read_text())
+    variants, algos = _registry()
+    names = []
+    for v in variants:
+        names += [a for a in algos.get(v, []) if a not in names]
+    schema["$defs"]["param"]["variant"] = {"enum": variants}
+    schema["$defs"]["param"]["algorithm"] = {"enum": names}
+    return schema
+
+
+def _schema_message(err: jsonschema.ValidationError) -> str:
+    where = key_path(err.absolute_path)
+    v, val = err.validator, err.instance
+    if v == "additionalProperties":
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in val if k not in allowed]
+        msgs = []
+        for k in extra:
+            sub = key_path(list(err.absolute_path) + [k])
+            msgs.append(f"{sub}: unknown key {k!r}{nearest(k, allowed)}; allowed keys: {', '.join(allowed)}")
+        return "\n".join(msgs)
+    if v == "enum":
+        return f"{where}: {val!r} is not allowed{nearest(val, err.validator_value)}; allowed values: {_allowed(err.validator_value)}"
+    if v == "type":
+        expected = err.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return f"{where}: {val!r} is a {type(val).__name__}, expected a {expected}"
+    if v in ("exclusiveMinimum", "minimum"):
+        op = ">" if v == "exclusiveMinimum" else ">="
+        return f"{where}: {val!r} is out of range; allowed values: numbers {op} {err.validator_value}"
+    if v == "required":
+        missing = [k for k in err.validator_value if k not in val]
+        return f"{where}: missing required key(s) {', '.join(map(repr, missing))}; required keys: {', '.join(err.validator_value)}"
+    if v == "minItems":
+        return f"{where}: empty list; give at least {err.validator_value} value(s)"
+    if v == "minProperties":
+        return f"{where}: empty mapping; give at least {err.validator_value} key(s)"
+    if v == "uniqueItems":
+        return f"{where}: values repeat in {val!r}; each grid value must appear once"
+    if v == "pattern":
+        return f"{where}: {val!r} must match {err.validator_value} (letters, digits, underscore)"
+    return f"{where}: {err.message}"
+
+
+# --------------------------------------------------------------------------- model
+@dataclass(frozen=True)
+class Point:
+    """One grid point of a study."""
+
+    study: str
+    values: dict  # grid key -> value as written
+    params: dict = field(compare=False)  # fixed + grid, typed for simulator.run
+
+    @property
+    def path(self) -> str:
+        return "/".join(f"{k}~{format_value(v)}" for k, v in self.values.items())
+
+    def __hash__(self):
+        return hash((self.study, self.path))
+
+
+@dataclass
+class Study:
+    name: str
+    paper: str
+    title: str
+    model: str
+    grid: dict
+    fixed: dict
+    file: Path
+    seeds_per_job: int | None = None
+    trace: bool = False
+    exclude: list = field(default_factory=list)
+    description: str = ""
+
+    def _excluded(self, values: dict) -> bool:
+        return any(all(values.get(k) == v for k, v in e.items()) for e in self.exclude)
+
+    def _params(self, values: dict) -> dict:
+        merged = {"model": self.model}
+        raw = {**self.fixed, **values}
+        order = list(PARAM_TYPES) + [k for k in raw if k not in PARAM_TYPES]
+        for k in order:
+            if k in raw:
+                v = raw[k]
+                t = PARAM_TYPES.get(k)
+                merged[k] = t(v) if (t is not None and v is not None) else v
+        merged["trace"] = bool(self.trace)
+        return merged
+
+    @cached_property
+    def _points(self) -> list:
+        keys = list(self.grid)
+        out = []
+        for combo in itertools.product(*(self.grid[k] for k in keys)):
+            values = dict(zip(keys, combo))
+            if not self._excluded(values):
+                out.append(Point(self.name, values, self._params(values)))
+        return out
+
+    def points(self) -> list:
+        """Grid points in YAML order (cartesian product minus exclude)."""
+        return list(self._points)
+
+    @cached_property
+    def _by_path(self) -> dict:
+        return {p.path: p for p in self._points}
+
+    def point(self, path: str) -> Point:
+        return point_from_path(self, path)
+
+    def seed_batches(self, n_seeds: int) -> list:
+        """Seeds 1..n_seeds cut into inclusive (first, last) batches of seeds_per_job."""
+        if n_seeds < 1:
+            raise StudyError(f"{self.file}: number of seeds must be >= 1, got {n_seeds}")
+        per = self.seeds_per_job or n_seeds
+        return [(a, min(a + per - 1, n_seeds)) for a in range(1, n_seeds + 1, per)]
+
+
+def point_from_path(study: Study, path: str) -> Point:
+    """The point of ``study`` whose wildcard path is ``path``."""
+    try:
+        return study._by_path[path.strip("/")]
+    except KeyError:
+        hint = nearest(path, study._by_path)
+        raise StudyError(
+            f"{study.file}: no grid point {path!r}{hint}; the study has {len(study._by_path)} points, "
+            f"e.g. {next(iter(study._by_path), '(none)')!r}"
+        ) from None
+
+
+# --------------------------------------------------------------------------- loading
+def load_study(path) -> Study:
+    """Read, validate and return the study in ``path``; raises StudyError."""
+    path = Path(path)
+    try:
+        doc = yaml.load(path.read_text(), Loader=_Loader)
+    except FileNotFoundError:
+        raise StudyError(f"{path}: study file not found") from None
+    except yaml.YAMLError as e:
+        raise StudyError(f"{path}: not valid YAML: {e}") from None
+    if not isinstance(doc, dict):
+        raise StudyError(f"{path}: (top level): expected a mapping of keys (study, paper, title, model, grid, ...), got {type(doc).__name__}")
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise StudyError("\n".join(f"{path}: {_schema_message(e)}" for e in errors))
+
+    study = Study(
+        name=doc["study"],
+        paper=doc["paper"],
+        title=doc["title"],
+        model=doc["model"],
+        grid=copy.deepcopy(doc["grid"]),
+        fixed=copy.deepcopy(doc.get("fixed") or {}),
+        file=path,
+        seeds_per_job=doc.get("seeds_per_job"),
+        trace=doc.get("trace", False),
+        exclude=copy.deepcopy(doc.get("exclude") or []),
+        description=doc.get("description", ""),
+    )
+    _check_semantics(study)
+    return study
+
+
+def _check_semantics(s: Study) -> None:
+    f = s.file
+    if s.name != f.stem:
+        raise StudyError(f"{f}: study: {s.name!r} must equal the file name stem; allowed values: {f.stem!r}")
+
+    both = [k for k in s.grid if k in s.fixed]
+    if both:
+        raise StudyError(f"{f}: fixed.{both[0]}: {both[0]!r} is also a grid key; give it in grid: or fixed:, not both")
+    have = set(s.grid) | set(s.fixed)
+    missing = [k for k in REQUIRED_PARAMS if k not in have]
+    if missing:
+        raise StudyError(
+            f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
+            f"{', '.join(REQUIRED_PARAMS)} from grid: or fixed: (theta: null means no deadline)"
+        )
+
+    for i, entry in enumerate(s.exclude):
+        for k, v in entry.items():
+            if k not in s.grid:
+                raise StudyError(
+                    f"{f}: exclude[{i}].{k}: unknown grid key {k!r}{nearest(k, s.grid)}; allowed keys: {', '.join(s.grid)}"
+                )
+            if v not in s.grid[k]:
+                raise StudyError(
+                    f"{f}: exclude[{i}].{k}: {v!r} is not a value of grid.{k}{nearest(v, s.grid[k])}; "
+                    f"allowed values: {_allowed(s.grid[k])}"
+                )
+
+    _, algos = _registry()
+    for p in s.points():
+        variant, algorithm = p.params["variant"], p.params["algorithm"]
+        allowed = algos.get(variant, [])
+        if algorithm not in allowed:
+            where = (
+                f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid else "fixed.algorithm"
+            )
+            raise StudyError(
+                f"{f}: {where}: {algorithm!r} is not an algorithm of variant {variant!r}{nearest(algorithm, allowed)}; "
+                f"allowed values: {', '.join(allowed)}. To skip the combination add "
+                f"exclude: [{{variant: {variant}, algorithm: {algorithm}}}]"
+            )
+    if not s.points():
+        raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")

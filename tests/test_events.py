@@ -1,0 +1,29 @@
+"""Event queue: earliest time first; equal times in insertion order (deterministic runs)."""
+import random
+
+import pytest
+
+from simulator.core.events import EventQueue
+
+
+def test_pops_in_time_order():
+    q = EventQueue(4)                     # small capacity: exercises growth
+    times = [random.Random(1).uniform(0, 10) for _ in range(1)] + [3.0, 1.0, 2.0, 0.5] * 50
+    for i, t in enumerate(times):
+        q.schedule(t, 0, i)
+    popped = [q.next()[0] for _ in range(len(times))]
+    assert popped == sorted(times)
+
+
+def test_ties_break_by_insertion_sequence():
+    q = EventQueue()
+    for data in range(20):
+        q.schedule(1.0, data % 3, data)
+    q.schedule(0.5, 9, 99)
+    assert q.next()[3] == 99
+    assert [q.next()[3] for _ in range(20)] == list(range(20))
+
+
+def test_empty_queue_raises():
+    with pytest.raises(IndexError):
+        EventQueue().next()

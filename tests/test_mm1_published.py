@@ -1,0 +1,86 @@
+"""The as_published model's rules, one by one, and its interpreted twin."""
+import math
+
+import pytest
+
+import simulator
+from simulator.core.seeding import run_key
+from simulator.interpreted import mm1_published as interpreted
+from simulator.models.mm1_published import PublishedMM1
+from simulator.registry import mm1_params
+from simulator.tcp.cc.base import CongestionControl
+
+
+class FixedWindow(CongestionControl):
+    """A prototype algorithm in pure Python: a constant window."""
+
+    def __init__(self, cwnd):
+        self.w = cwnd
+
+    def init(self, s):
+        s.cwnd = self.w
+
+    def cong_avoid(self, s, acked):
+        pass
+
+
+def params(**kw):
+    p = {"model": "mm1", "variant": "as_published", "algorithm": "tahoe", "lambda": 10, "mu": 10,
+         "K": 5, "theta": 1, "N": 500}
+    p.update(kw)
+    return p
+
+
+def test_burst_at_wakeup_and_overflow_counts_packets_in_system():
+    # one wake-up at t=0 (the next is ~1000 s later): a window of 50 sends all 50 at once;
+    # K=10 admits 10, so 40 are dropped and nothing is ever retransmitted
+    m = PublishedMM1("k", 0.001, 10.0, 10, math.inf, 50, FixedWindow(1000.0)).run()["metrics"]
+    assert (m["served"], m["dropped"], m["drops_overflow"]) == (10, 40, 40)
+    assert m["loss_rate"] == 80.0
+
+
+def test_deadline_applies_to_waiting_not_service():
+    # mu=0.5: services take ~2 s >> theta; the first packet is served, the second dies waiting
+    m = PublishedMM1("k", 0.001, 0.5, 5, 0.01, 2, FixedWindow(2.0)).run()["metrics"]
+    assert (m["served"], m["drops_deadline"]) == (1, 1)
+    assert m["avg_delay"] > 0.01                  # a served packet's delay may exceed theta
+
+
+def test_throughput_divides_by_last_event_including_idle_deadline_timers():
+    m = PublishedMM1("k", 1.0, 1000.0, 1, 5.0, 1, None).run()["metrics"]
+    assert m["served"] == 1
+    assert m["end_time"] == 5.0                   # the timer fires at t = theta with nothing to do
+    assert m["throughput"] == pytest.approx(1 / 5.0)
+
+
+def test_no_retransmission_served_plus_dropped_is_n():
+    for alg in simulator.ALGORITHMS["as_published"]:
+        for seed in range(5):
+            m = simulator.run(params(algorithm=alg, K=2, **{"lambda": 15}), seed)["metrics"]
+            assert m["served"] + m["dropped"] == 500
+            assert m["loss_rate"] == pytest.approx(100 * m["dropped"] / 500)
+
+
+def test_none_sends_one_packet_per_poisson_arrival():
+    # rho = 0.1 with a huge buffer: nearly M/M/1, throughput ~ lambda, delay ~ 1/(mu - lambda)
+    ms = [simulator.run(params(algorithm="none", K=1000, theta=None, N=5000,
+                               **{"lambda": 1, "mu": 10}), s)["metrics"] for s in range(4)]
+    assert sum(m["throughput"] for m in ms) / 4 == pytest.approx(1.0, rel=0.05)
+    assert sum(m["avg_delay"] for m in ms) / 4 == pytest.approx(1 / 9, rel=0.05)
+
+
+def test_cwnd_trace_shows_tahoe_returning_to_one():
+    out = simulator.run(params(N=300, trace=True), 0)
+    cw = out["trace"]["cwnd"]
+    assert len(out["trace"]["t"]) == len(cw) > 300
+    assert cw[0] == 1.0 and cw.count(1.0) > 3 and max(cw) > 4
+
+
+@pytest.mark.parametrize("alg", ["none", "tahoe", "reno", "cubic"])
+def test_interpreted_twin_is_bit_identical(alg):
+    for seed in range(3):
+        p = params(algorithm=alg, **{"lambda": 15})
+        compiled = simulator.run(p, seed)["metrics"]
+        twin = interpreted.run(run_key(mm1_params(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
+        for k, v in twin.items():
+            assert compiled[k] == v, (alg, seed, k)
