@@ -37,7 +37,8 @@ def main():
              "K": 5, "theta": 1, "N": args.packets}
         t_c, out = best_time(lambda: simulator.run(p, 0), args.repeat)
         key = run_key(mm1_params(p), 0)
-        t_i, ref = best_time(lambda: interpreted.run(key, 10.0, 10.0, 5, 1.0, args.packets, alg), 1)
+        t_i, ref = best_time(lambda: interpreted.run(key, 10.0, 10.0, 5, 1.0, args.packets, alg),
+                             args.repeat)
         assert ref["throughput"] == out["metrics"]["throughput"], "paths disagree"
         ratios.append(t_i / t_c)
         print(f"{'as_published/' + alg:<28}{args.packets / t_c:>16,.0f}{args.packets / t_i:>19,.0f}"

@@ -37,5 +37,8 @@ def test_cwnd_trace_is_positive_and_time_monotone(p, seed):
     if p["algorithm"] == "none":
         return
     tr = simulator.run({**p, "trace": True}, seed)["trace"]
-    assert all(w >= 1.0 for w in tr["cwnd"])
+    # positive; as_published Cubic may sit below 1 (0.8 cwnd) until the next ACK recomputes it
+    assert all(w > 0.0 for w in tr["cwnd"])
+    if p["variant"] == "standard":
+        assert all(w >= 1.0 for w in tr["cwnd"])
     assert all(a <= b for a, b in zip(tr["t"], tr["t"][1:]))

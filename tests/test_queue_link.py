@@ -25,8 +25,10 @@ class LinkHarness:
             now, _, kind, data = self.events.next()
             if kind == DONE:
                 out.append(("done", self.link.finish(now), now))
-            elif self.link.timeout(data, now):
-                out.append(("drop", data, now))
+            else:
+                tx = self.link.timeout(now)
+                if tx >= 0:
+                    out.append(("drop", tx, now))
         return out
 
 

@@ -1,4 +1,4 @@
-from libc.math cimport log1p
+from libc.math cimport log
 from numpy.random cimport bitgen_t
 
 
@@ -13,4 +13,4 @@ cdef class Stream:
 
     cdef inline double exponential(self, double rate) noexcept:
         # inverse transform on [0, 1): the interpreted path uses the identical formula
-        return -log1p(-self._rng.next_double(self._rng.state)) / rate
+        return -log(1.0 - self._rng.next_double(self._rng.state)) / rate

@@ -40,6 +40,6 @@ def python_stream(key: str, name: str):
         return (int(bitgen.random_raw()) >> 11) * (1.0 / 9007199254740992.0)
 
     def exponential(rate):
-        return -math.log1p(-uniform()) / rate
+        return -math.log(1.0 - uniform()) / rate
 
     return uniform, exponential

@@ -31,13 +31,15 @@ class EventQueue:
 
 
 class QueueLink:
-    """Mirror of net/queue_link.pyx."""
+    """Mirror of net/queue_link.pyx (one deadline event at a time, for the waiting head)."""
 
     def __init__(self, events, capacity, theta):
         self.events, self.capacity, self.theta = events, capacity, theta
         self.waiting = []                       # (id, arrival, service)
         self.in_service = -1
         self.busy = False
+        self.deadline_pending = False
+        self.last_deadline = -math.inf
         self.drops_overflow = self.drops_deadline = self.served = 0
 
     def in_system(self):
@@ -48,13 +50,19 @@ class QueueLink:
             self.drops_overflow += 1
             return False
         if not math.isinf(self.theta):
-            self.events.push(now + self.theta, DEADLINE, tx)
+            self.last_deadline = now + self.theta
         if not self.busy:
             self.busy, self.in_service = True, tx
             self.events.push(now + svc, DONE, tx)
         else:
             self.waiting.append((tx, now, svc))
+            self.arm()
         return True
+
+    def arm(self):
+        if self.waiting and not self.deadline_pending and not math.isinf(self.theta):
+            self.deadline_pending = True
+            self.events.push(self.waiting[0][1] + self.theta, DEADLINE, 0)
 
     def complete(self, now):
         done = self.in_service
@@ -66,12 +74,14 @@ class QueueLink:
             self.busy, self.in_service = False, -1
         return done
 
-    def expire(self, tx, now):
-        if not self.waiting or self.waiting[0][0] != tx:
-            return False
-        self.waiting.pop(0)
-        self.drops_deadline += 1
-        return True
+    def expire(self, now):
+        tx = -1
+        self.deadline_pending = False
+        if self.waiting and self.waiting[0][1] + self.theta <= now:
+            tx = self.waiting.pop(0)[0]
+            self.drops_deadline += 1
+        self.arm()
+        return tx
 
 
 class State:
@@ -125,16 +135,18 @@ class Cubic:
     def init(self, s):
         s.cwnd, s.ssthresh = 1.0, math.inf
         self.w_max, self.epoch = 1.0, s.now
+        self.k = math.cbrt(self.w_max * (1.0 - self.BETA) / self.C)
 
     def cong_avoid(self, s, acked):
-        k = math.cbrt(self.w_max * (1.0 - self.BETA) / self.C)
-        s.cwnd = max(self.C * (s.now - self.epoch - k) ** 3 + self.w_max, 1.0)
+        d = s.now - self.epoch - self.k
+        s.cwnd = max(self.C * (d * d * d) + self.w_max, 1.0)
 
     def cwnd_event(self, s, event):
         if event == DROP:
             self.w_max = s.cwnd
             s.cwnd = (1.0 - self.BETA) * s.cwnd
             self.epoch = s.now
+            self.k = math.cbrt(self.w_max * (1.0 - self.BETA) / self.C)
 
 
 ALGORITHMS = {"none": None, "tahoe": Tahoe, "reno": Reno, "cubic": Cubic}
@@ -180,12 +192,13 @@ def run(key, lam, mu, K, theta, N, algorithm):
             if cc:
                 s.now = now
                 cc.cong_avoid(s, 1)
-        elif link.expire(data, now):
+        elif link.expire(now) >= 0:
             dropped += 1
             in_flight -= 1
             if cc:
                 s.now = now
                 cc.cwnd_event(s, DROP)
+    now = max(now, link.last_deadline)
     return {"throughput": served / now if now > 0 else 0.0,
             "avg_delay": delay_sum / served if served else float("nan"),
             "loss_rate": 100.0 * dropped / N, "served": served, "dropped": dropped,

@@ -91,7 +91,7 @@ cdef class PublishedMM1:
                     if self.record:
                         tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
             else:
-                if link.expire(ev.data, now):
+                if link.expire(now) >= 0:
                     dropped += 1
                     in_flight -= 1
                     if controlled:
@@ -100,6 +100,8 @@ cdef class PublishedMM1:
                         if self.record:
                             tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
 
+        if link.last_deadline > now:
+            now = link.last_deadline      # the last idle deadline timer ends the published run
         if served + dropped != self.N or in_flight != 0 or link.in_system() != 0:
             raise RuntimeError(f"conservation violated in run {self.key}: served {served} + "
                                f"dropped {dropped} != N {self.N} (in flight {in_flight})")

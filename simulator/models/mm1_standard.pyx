@@ -153,7 +153,7 @@ cdef class StandardMM1:
                 self.in_prop += 1
                 self.events.push(now + self.prop, EV_RX, tx)
             elif ev.kind == EV_DEADLINE:
-                if self.link.expire(ev.data, now):
+                if self.link.expire(now) >= 0:
                     self.drops += 1
             elif ev.kind == EV_RX:
                 self.in_prop -= 1

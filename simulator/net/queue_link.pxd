@@ -23,13 +23,16 @@ cdef class QueueLink:
     cdef readonly long long arrivals, served, drops_overflow, drops_deadline
     cdef readonly double area_in_system        # integral of number in system over time
     cdef double last_change
+    cdef bint deadline_pending          # one deadline event at a time, for the head of the queue
+    cdef readonly double last_deadline  # latest deadline of any admitted packet (-inf: none)
 
     cdef inline long in_system(self) noexcept:
         return self.w_count + (1 if self.busy else 0)
 
     cdef bint arrive(self, long long tx, double now, double svc) except -1
     cdef long long complete(self, double now) except -2
-    cdef bint expire(self, long long tx, double now) except -1
+    cdef long long expire(self, double now) except -2
+    cdef int _arm(self) except -1
     cdef void _track(self, double now) noexcept
     cdef void _pop_head(self) noexcept
-    cdef void _start_next(self, double now) except *
+    cdef int _start_next(self, double now) except -1

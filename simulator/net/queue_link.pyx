@@ -1,9 +1,11 @@
 """M/M/1/K (or M/D/1/K) bottleneck: FIFO, buffer counted as packets in system, waiting deadline.
 
-With one deadline theta for every packet and FIFO order, deadlines expire in arrival order, so a
-packet still waiting when its deadline fires is always at the head of the waiting room.
+With one deadline theta for every packet and FIFO order, deadlines expire in arrival order, so
+only the head of the waiting room can expire next: the link keeps a single deadline event, for
+that head, instead of one timer per packet.  `last_deadline` still tells when the last per-packet
+timer would have fired (the published model's run ends then).
 """
-from libc.math cimport isinf
+from libc.math cimport INFINITY, isinf
 from libc.stdlib cimport free, malloc
 
 
@@ -28,6 +30,8 @@ cdef class QueueLink:
         self.w_count = 0
         self.busy = False
         self.in_service = -1
+        self.deadline_pending = False
+        self.last_deadline = -INFINITY
 
     def __dealloc__(self):
         free(self.w_id)
@@ -47,8 +51,7 @@ cdef class QueueLink:
         self._track(now)
         self.arrivals += 1
         if not isinf(self.theta):
-            # the timer exists even if service starts at once (the published model's end time counts it)
-            self.events.push(now + self.theta, self.ev_deadline, tx)
+            self.last_deadline = now + self.theta
         if not self.busy:
             self.busy = True
             self.in_service = tx
@@ -62,17 +65,26 @@ cdef class QueueLink:
             self.w_arr[slot] = now
             self.w_svc[slot] = svc
             self.w_count += 1
+            self._arm()
         return True
 
-    cdef void _start_next(self, double now) except *:
+    cdef int _arm(self) except -1:
+        """Schedule the deadline of the waiting head unless an earlier event is already pending."""
+        if self.w_count > 0 and not self.deadline_pending and not isinf(self.theta):
+            self.deadline_pending = True
+            self.events.push(self.w_arr[self.w_head] + self.theta, self.ev_deadline, 0)
+        return 0
+
+    cdef int _start_next(self, double now) except -1:
         if self.w_count == 0:
             self.busy = False
             self.in_service = -1
-            return
+            return 0
         self.in_service = self.w_id[self.w_head]
         self.in_service_arrival = self.w_arr[self.w_head]
         self.events.push(now + self.w_svc[self.w_head], self.ev_done, self.in_service)
         self._pop_head()
+        return 0
 
     cdef inline void _pop_head(self) noexcept:
         self.w_head += 1
@@ -88,14 +100,18 @@ cdef class QueueLink:
         self._start_next(now)
         return done
 
-    cdef bint expire(self, long long tx, double now) except -1:
-        """Deadline of tx fires: True (and tx leaves) if it is still waiting."""
-        if self.w_count == 0 or self.w_id[self.w_head] != tx:
-            return False          # already in service or gone: the timer has nothing to do
-        self._track(now)
-        self._pop_head()
-        self.drops_deadline += 1
-        return True
+    cdef long long expire(self, double now) except -2:
+        """The deadline event fires: returns the id of the waiting head if its deadline has come
+        (it leaves the system), else -1; re-arms for the next head."""
+        cdef long long tx = -1
+        self.deadline_pending = False
+        if self.w_count > 0 and self.w_arr[self.w_head] + self.theta <= now:
+            tx = self.w_id[self.w_head]
+            self._track(now)
+            self._pop_head()
+            self.drops_deadline += 1
+        self._arm()
+        return tx
 
     # read-only view for tests
     @property
@@ -109,5 +125,5 @@ cdef class QueueLink:
     def finish(self, double now):
         return self.complete(now)
 
-    def timeout(self, long long tx, double now):
-        return self.expire(tx, now)
+    def timeout(self, double now):
+        return self.expire(now)

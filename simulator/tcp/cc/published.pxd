@@ -11,4 +11,4 @@ cdef class PublishedReno(CongestionControl):
 
 
 cdef class PublishedCubic(CongestionControl):
-    cdef public double C, beta, w_max, epoch
+    cdef public double C, beta, w_max, epoch, K

@@ -83,14 +83,15 @@ cdef class PublishedCubic(CongestionControl):
         s.ssthresh = INFINITY
         self.w_max = 1.0
         self.epoch = s.now
+        self.K = cbrt(self.w_max * (1.0 - self.beta) / self.C)
 
     cpdef void cong_avoid(self, TcpState s, long acked):
-        cdef double t = s.now - self.epoch
-        cdef double K = cbrt(self.w_max * (1.0 - self.beta) / self.C)
-        s.cwnd = max(self.C * (t - K) ** 3 + self.w_max, 1.0)
+        cdef double d = s.now - self.epoch - self.K
+        s.cwnd = max(self.C * (d * d * d) + self.w_max, 1.0)
 
     cpdef void cwnd_event(self, TcpState s, int event):
         if event == CA_EVENT_DROP:
             self.w_max = s.cwnd
             s.cwnd = (1.0 - self.beta) * s.cwnd
             self.epoch = s.now
+            self.K = cbrt(self.w_max * (1.0 - self.beta) / self.C)
