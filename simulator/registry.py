@@ -12,7 +12,8 @@ MODELS = ("mm1",)
 
 # parameter defaults of the mm1 model (one place); studies override them
 MM1_DEFAULTS = {"theta": None, "prop_delay": 0.01, "rto_min": 1.0, "rto_initial": 1.0,
-                "init_cwnd": 1.0, "trace": False}
+                "init_cwnd": 1.0, "trace": False, "rng": "streams"}
+RNG_MODES = ("streams", "paper_legacy")   # paper_legacy: as_published only, one numpy stream seeded 42
 
 
 def _theta(value):
@@ -34,6 +35,9 @@ def mm1_params(params: dict) -> dict:
     if algorithm not in ALGORITHMS[variant]:
         raise ValueError(f"algorithm {algorithm!r} unknown for variant {variant}; "
                          f"allowed: {', '.join(ALGORITHMS[variant])}")
+    if p["rng"] not in RNG_MODES or (p["rng"] == "paper_legacy" and variant != "as_published"):
+        raise ValueError(f"rng {p['rng']!r} not allowed for variant {variant}; allowed: "
+                         f"{', '.join(RNG_MODES) if variant == 'as_published' else 'streams'}")
     for key in ("lambda", "mu", "K", "N"):
         if key not in p:
             raise ValueError(f"parameter {key!r} missing")
@@ -51,7 +55,8 @@ def run(params: dict, seed: int) -> dict:
         from simulator.models.mm1_published import PublishedMM1
         cls = _published_cc(p["algorithm"])
         sim = PublishedMM1(key, float(p["lambda"]), float(p["mu"]), int(p["K"]), _theta(p["theta"]),
-                           int(p["N"]), cls() if cls else None, bool(p["trace"]))
+                           int(p["N"]), cls() if cls else None, bool(p["trace"]),
+                           p["rng"] == "paper_legacy")
     else:
         from simulator.models.mm1_standard import StandardMM1
         sim = StandardMM1.from_params(key, p)

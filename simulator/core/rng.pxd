@@ -11,6 +11,10 @@ cdef class Stream:
     cdef inline double uniform(self) noexcept:
         return self._rng.next_double(self._rng.state)
 
+    cdef inline double legacy_exponential(self, double scale) noexcept:
+        # numpy.random.exponential(scale) of the legacy RandomState: scale * -log(1 - U)
+        return scale * -log(1.0 - self._rng.next_double(self._rng.state))
+
     cdef inline double exponential(self, double rate) noexcept:
         # inverse transform on [0, 1): the interpreted path uses the identical formula
         return -log(1.0 - self._rng.next_double(self._rng.state)) / rate

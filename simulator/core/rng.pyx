@@ -12,9 +12,9 @@ from simulator.core.seeding import stream_seed
 
 
 cdef class Stream:
-    def __cinit__(self, run_key, str name):
+    def __cinit__(self, run_key, str name, bitgen=None):
         self.name = name
-        self._bitgen = np.random.PCG64(stream_seed(run_key, name))
+        self._bitgen = np.random.PCG64(stream_seed(run_key, name)) if bitgen is None else bitgen
         capsule = self._bitgen.capsule
         self._rng = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
 
@@ -23,3 +23,9 @@ cdef class Stream:
 
     def draw_exponential(self, double rate):
         return self.exponential(rate)
+
+
+def legacy_stream(int seed=42):
+    """numpy's legacy global stream (RandomState(seed): MT19937 with legacy seeding), as the M/M/1
+    paper's code used it; exponential draws then follow numpy's legacy formula."""
+    return Stream("legacy", "legacy", np.random.RandomState(seed)._bit_generator)

@@ -12,6 +12,7 @@ from libc.math cimport floor
 
 from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
+from simulator.core.rng import legacy_stream
 from simulator.net.queue_link cimport QueueLink
 from simulator.tcp.cc.base cimport CA_EVENT_DROP, CongestionControl, TcpState
 
@@ -25,12 +26,15 @@ cdef class PublishedMM1:
     cdef double lam, mu, theta
     cdef long K, N
     cdef CongestionControl cc     # None: no congestion control (the paper's bypass path)
-    cdef bint record
+    cdef bint record, replay
     cdef str key
 
     def __init__(self, str key, double lam, double mu, long K, double theta, long N,
-                 CongestionControl cc=None, bint trace=False):
+                 CongestionControl cc=None, bint trace=False, bint paper_rng=False):
+        """paper_rng: draw every number from one legacy numpy stream seeded 42 in event order,
+        as the paper's code did (the seed index is then irrelevant)."""
         self.key = key
+        self.replay = paper_rng
         self.lam, self.mu, self.K, self.theta, self.N = lam, mu, K, theta, N
         self.cc = cc
         self.record = trace
@@ -38,8 +42,8 @@ cdef class PublishedMM1:
     def run(self):
         cdef EventQueue events = EventQueue(4 * self.K + 64)
         cdef QueueLink link = QueueLink(events, self.K, self.theta, EV_DONE, EV_DEADLINE)
-        cdef Stream wake_rng = Stream(self.key, "sender")
-        cdef Stream svc_rng = Stream(self.key, "service")
+        cdef Stream wake_rng = legacy_stream(42) if self.replay else Stream(self.key, "sender")
+        cdef Stream svc_rng = wake_rng if self.replay else Stream(self.key, "service")
         cdef TcpState s = TcpState()
         cdef double[::1] arrival = np.empty(self.N, dtype=np.float64)
         cdef double[::1] tr_t = np.empty(2 * self.N + 1 if self.record else 1, dtype=np.float64)
@@ -67,7 +71,8 @@ cdef class PublishedMM1:
                 for i in range(burst):
                     pid = created
                     created += 1
-                    svc = svc_rng.exponential(self.mu)
+                    svc = (svc_rng.legacy_exponential(1.0 / self.mu) if self.replay
+                           else svc_rng.exponential(self.mu))
                     arrival[pid] = now
                     in_flight += 1
                     if not link.arrive(pid, now, svc):
@@ -79,7 +84,8 @@ cdef class PublishedMM1:
                             if self.record:
                                 tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
                 if created < self.N:
-                    events.push(now + wake_rng.exponential(self.lam), EV_WAKE, 0)
+                    events.push(now + (wake_rng.legacy_exponential(1.0 / self.lam) if self.replay
+                                       else wake_rng.exponential(self.lam)), EV_WAKE, 0)
             elif ev.kind == EV_DONE:
                 pid = link.complete(now)
                 served += 1

@@ -1,0 +1,93 @@
+"""python -m simulator run / batch / validate, through a real subprocess."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import simulator
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "config/test/studies"
+POINT = "variant~standard/algorithm~reno/lambda~5"
+
+
+def cli(*args):
+    """Run the CLI with the same simulator package this test imported (python -m puts cwd first)."""
+    env = dict(os.environ)
+    pkg_parent = str(Path(simulator.__file__).parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p])
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *map(str, args)],
+        capture_output=True, text=True, cwd=pkg_parent, env=env, timeout=300,
+    )
+
+
+def test_run_prints_json_with_metrics():
+    r = cli("run", TINY / "mm1_lambda.yaml", "--point", "variant=standard", "--point", "algorithm=reno",
+            "--point", "lambda=5", "--seed", "2")
+    assert r.returncode == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["study"] == "mm1_lambda" and rec["seed"] == 2 and rec["point_path"] == POINT
+    assert rec["params"]["algorithm"] == "reno" and rec["params"]["lambda"] == 5.0
+    for m in ("throughput", "avg_delay", "loss_rate"):
+        assert isinstance(rec["metrics"][m], (int, float))
+    assert set(rec["provenance"]) == {"simulator_version", "git_commit", "python"}
+    assert rec["provenance"]["simulator_version"] == simulator.__version__
+
+
+def test_run_requires_every_grid_key():
+    r = cli("run", TINY / "mm1_lambda.yaml", "--point", "algorithm=reno")
+    assert r.returncode == 2
+    assert "missing grid key(s) variant, lambda" in r.stderr
+
+
+def test_run_unknown_value_has_hint():
+    r = cli("run", TINY / "mm1_lambda.yaml", "--point", "variant=standard", "--point", "algorithm=renno",
+            "--point", "lambda=5")
+    assert r.returncode == 2
+    assert "did you mean 'reno'" in r.stderr and "allowed values: none, reno" in r.stderr
+
+
+def test_batch_one_line_per_seed_and_deterministic(tmp_path):
+    outs = []
+    for name in ("a", "b"):
+        out = tmp_path / name / "seeds~1-3.jsonl"
+        r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1-3", "--out", out)
+        assert r.returncode == 0, r.stderr
+        outs.append(out.read_bytes())
+        assert [p.name for p in out.parent.iterdir()] == [out.name]  # no temp file left behind
+    assert outs[0] == outs[1]
+    recs = [json.loads(line) for line in outs[0].decode().splitlines()]
+    assert [r["seed"] for r in recs] == [1, 2, 3]
+    assert all(r["point_path"] == POINT and r["paper"] == "mm1" for r in recs)
+    assert len({json.dumps(r["metrics"], sort_keys=True) for r in recs}) > 1  # seeds differ
+
+
+def test_batch_trace_study_records_traces(tmp_path):
+    out = tmp_path / "t.jsonl"
+    r = cli("batch", TINY / "mm1_cwnd.yaml", "--point-path", "variant~standard/algorithm~cubic", "--seeds", "4-5",
+            "--out", out)
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["seed"] for r in recs] == [4, 5]
+    for rec in recs:
+        assert len(rec["trace"]["t"]) == len(rec["trace"]["cwnd"]) > 0
+
+
+def test_batch_unknown_point(tmp_path):
+    r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", "variant~standard/algorithm~reno/lambda~6",
+            "--seeds", "1-2", "--out", tmp_path / "x.jsonl")
+    assert r.returncode == 2 and "no grid point" in r.stderr
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_validate(tmp_path):
+    r = cli("validate", *sorted(TINY.glob("*.yaml")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("ok ") == len(list(TINY.glob("*.yaml")))
+    bad = tmp_path / "mm1_lambda.yaml"
+    bad.write_text((TINY / "mm1_lambda.yaml").read_text().replace("[none, reno]", "[none, tahoee]"))
+    r = cli("validate", bad)
+    assert r.returncode == 2
+    assert str(bad) in r.stderr and "grid.algorithm[1]" in r.stderr and "did you mean 'tahoe'" in r.stderr

@@ -1,0 +1,74 @@
+"""End to end: a tiny real run of the whole workflow (simulate -> tables -> scorecard -> notebooks -> book).
+
+Copies the repository's files (tracked and not ignored, plus the built simulator extensions) to a
+temporary directory, puts the shared reference data beside it as ../shared (the layout of a clone),
+runs `snakemake --cores 2 --configfile config/test/config.yaml` and checks the outputs.
+Slow (a few minutes; subprocess timeout 30 min): deselect with `pytest -m "not slow"`.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
+                     "run_p025", "run_p975", "n_seeds", "verdict"]
+
+
+def find_reference() -> Path | None:
+    for cand in (os.environ.get("TCPSIM_REFERENCE_DIR"), ROOT.parent / "shared" / "reference"):
+        if cand and (Path(cand) / "jackson_mm1_tables.csv").exists():
+            return Path(cand).resolve()
+    return None
+
+
+def repo_files() -> list[str]:
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.split()
+    built = [str(p.relative_to(ROOT)) for p in (ROOT / "simulator").rglob("*.so")]
+    return sorted(set(out) | set(built))
+
+
+@pytest.mark.slow
+def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
+    reference = find_reference()
+    if reference is None:
+        pytest.skip("shared reference data not found (set TCPSIM_REFERENCE_DIR)")
+    repo = tmp_path / "repo"
+    for rel in repo_files():
+        src = ROOT / rel
+        if src.is_file():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, repo / rel)
+    (tmp_path / "shared").symlink_to(reference.parent)  # ../shared/reference, as in a clone
+
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/test/config.yaml"]
+    r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=1800)
+    logs = "\n".join(f"--- {p}\n{p.read_text()[-3000:]}" for p in sorted((repo / "results/logs").rglob("*.log"))
+                     if "report" in str(p)) if (repo / "results/logs").exists() else ""
+    assert r.returncode == 0, r.stdout[-5000:] + r.stderr[-5000:] + logs
+
+    html = repo / "results/book/_build/html"
+    for page in ("index", "intro", "method", "mm1", "scorecard", "provenance"):
+        assert (html / f"{page}.html").exists(), page
+    mm1 = (html / "mm1.html").read_text()
+    assert "Table V" in mm1 and "<img" in mm1 and "mathjax" in mm1.lower()
+    assert "cdn.jsdelivr" not in mm1  # offline MathJax
+    for nb in ("mm1", "scorecard"):
+        assert (repo / f"results/notebooks/{nb}.ipynb").exists()
+    assert list((repo / "results/figures/mm1").glob("*.png"))
+
+    card = pd.read_csv(repo / "results/scorecard.csv")
+    assert list(card.columns) == SCORECARD_COLUMNS
+    assert len(card) == 2 * 108 + 2 * 9
+    assert set(card["verdict"]) <= {"inside", "outside", "missing", "reproduced", "not_reproduced", "untestable"}
+    assert (card["verdict"].isin(["inside", "outside"])).any()
+
+    # editing a notebook reruns only report rules, never a simulation
+    dry = subprocess.run(cmd + ["-n", "--forcerun", "notebook_mm1"], cwd=repo, capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr
+    assert "simulate" not in dry.stdout and "aggregate" not in dry.stdout

@@ -1,0 +1,39 @@
+# All seed batches of a study -> one long-format table (and, for trace studies, a trace table).
+
+
+rule aggregate:
+    input:
+        lambda wildcards: get_run_files(wildcards.study),
+    output:
+        "results/tables/{study}.csv",
+    params:
+        kind="table",
+    log:
+        "results/logs/aggregate/{study}.log",
+    conda:
+        "../envs/simulate.yaml"
+    script:
+        "../scripts/aggregate.py"
+
+
+rule traces:
+    input:
+        lambda wildcards: get_run_files(wildcards.study),
+    output:
+        "results/traces/{study}.csv",
+    params:
+        kind="traces",
+        n_seeds=3,
+    log:
+        "results/logs/traces/{study}.log",
+    conda:
+        "../envs/simulate.yaml"
+    script:
+        "../scripts/aggregate.py"
+
+
+rule tables:
+    # Convenience target: every table and trace of the enabled studies, no report.
+    input:
+        get_study_tables(),
+        get_trace_tables(),

@@ -1,0 +1,98 @@
+# Shared helpers: config + study validation, grid expansion, input functions.
+# Everything here runs when the workflow is parsed, i.e. before any job starts:
+# a bad config or study aborts the run with the validation message.
+import json
+import re
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import min_version, validate
+
+import simulator
+from simulator.study import StudyError, load_study, nearest, point_from_path
+
+min_version("9.0")
+
+
+# ----------------------------------------------------------------- config
+validate(config, "../schemas/config.schema.yaml")
+if config["profile"] not in config["profiles"]:
+    raise WorkflowError(
+        f"config: profile: {config['profile']!r} is not a profile{nearest(config['profile'], config['profiles'])}; "
+        f"allowed values: {', '.join(config['profiles'])}"
+    )
+N_SEEDS = config["profiles"][config["profile"]]["seeds"]
+STUDY_DIR = Path(config["study_dir"])
+
+
+def _load_enabled_studies():
+    """{name: Study} for every enabled study; raises WorkflowError on the first invalid one."""
+    available = sorted(p.stem for p in STUDY_DIR.glob("*.yaml"))
+    studies = {}
+    for name in config["studies"]:
+        path = STUDY_DIR / f"{name}.yaml"
+        if not path.exists():
+            raise WorkflowError(
+                f"config: studies: no study file {path}{nearest(name, available)}; "
+                f"allowed values (files in {STUDY_DIR}): {', '.join(available) or '(none)'}"
+            )
+        try:
+            studies[name] = load_study(path)
+        except StudyError as e:
+            raise WorkflowError(f"invalid study file:\n{e}") from None
+    return studies
+
+
+STUDIES = _load_enabled_studies()
+
+# Jobs call the simulator with snakemake's own interpreter (the venv), or the env's python under --use-conda.
+_deploy = getattr(getattr(workflow, "deployment_settings", None), "deployment_method", ()) or ()
+PYTHON = "python" if "CONDA" in {getattr(m, "name", m) for m in _deploy} else sys.executable
+
+
+wildcard_constraints:
+    study="|".join(map(re.escape, STUDIES)) or "(?!)",
+    point=r"[^/~]+~[^/]+(/[^/~]+~[^/]+)*",
+    first=r"\d+",
+    last=r"\d+",
+
+
+# ----------------------------------------------------------------- paths and input functions
+def run_file(study, point, batch):
+    """results/runs/<study>/<point path>/seeds~<first>-<last>.jsonl"""
+    return f"results/runs/{study}/{point.path}/seeds~{batch[0]}-{batch[1]}.jsonl"
+
+
+def get_run_files(study):
+    """Every seed-batch file of a study (all points x seed batches), in grid order."""
+    s = STUDIES[study]
+    return [run_file(study, p, b) for p in s.points() for b in s.seed_batches(N_SEEDS)]
+
+
+def get_papers():
+    """Paper ids of the enabled studies, sorted."""
+    return sorted({s.paper for s in STUDIES.values()})
+
+
+def get_study_tables(paper=None):
+    """results/tables/<study>.csv for enabled studies (only those of `paper` if given)."""
+    return [f"results/tables/{n}.csv" for n, s in STUDIES.items() if paper in (None, s.paper)]
+
+
+def get_trace_tables(paper=None):
+    """results/traces/<study>.csv for enabled trace studies (only those of `paper` if given)."""
+    return [f"results/traces/{n}.csv" for n, s in STUDIES.items() if s.trace and paper in (None, s.paper)]
+
+
+def get_study_file(wildcards):
+    return str(STUDIES[wildcards.study].file)
+
+
+def get_point_params(wildcards):
+    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed points."""
+    try:
+        point = point_from_path(STUDIES[wildcards.study], wildcards.point)
+    except StudyError as e:
+        raise WorkflowError(str(e)) from None
+    return json.dumps(point.params, sort_keys=True)

@@ -1,0 +1,132 @@
+# Report stage: scorecard, papermill notebooks, Jupyter Book.
+# Everything here reads tables (results/tables, results/traces) and never feeds back into them:
+# editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
+import json
+
+REPORT_SCRIPTS = Path(workflow.current_basedir).parent / "scripts"
+REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py")]
+REFERENCE_DIR = Path(config.get("reference_dir", "../shared/reference"))
+
+
+def get_reference_table(wildcards):
+    """The paper's published numbers; a clear error if reference_dir does not hold them."""
+    path = REFERENCE_DIR / "jackson_mm1_tables.csv"
+    if not path.exists():
+        raise WorkflowError(
+            f"reference table {path} not found: the report compares with the paper's numbers in "
+            f"jackson_mm1_tables.csv. Set config key reference_dir (now {str(REFERENCE_DIR)!r}, default "
+            "'../shared/reference', relative to the repository root), e.g. "
+            "--config reference_dir=/abs/path/to/shared/reference"
+        )
+    return str(path)
+
+
+def notebook_params(**kw):
+    """papermill -y argument: JSON is YAML, so lists of table files pass intact."""
+    return lambda wildcards, input, output: json.dumps({k: v(input, output) for k, v in kw.items()})
+
+
+rule scorecard:
+    input:
+        tables=get_study_tables("mm1"),
+        traces=get_trace_tables("mm1"),
+        reference=get_reference_table,
+        code=REPORT_LIBS,
+    output:
+        scorecard="results/scorecard.csv",
+        notes="results/scorecard_notes.csv",
+    log:
+        "results/logs/report/scorecard.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{PYTHON} {REPORT_SCRIPTS}/scorecard.py --tables {input.tables:q} --traces {input.traces:q}"
+        " --reference {input.reference:q} --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
+
+
+rule notebook_mm1:
+    input:
+        notebook="notebooks/mm1.ipynb",
+        tables=get_study_tables("mm1"),
+        traces=get_trace_tables("mm1"),
+        reference=get_reference_table,
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/mm1.ipynb",
+        figures=directory("results/figures/mm1"),
+        downloads=directory("results/downloads/mm1"),
+    params:
+        y=notebook_params(
+            table_files=lambda i, o: list(i.tables),
+            trace_files=lambda i, o: list(i.traces),
+            reference_dir=lambda i, o: str(Path(i.reference).parent),
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/mm1",
+            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
+        ),
+    log:
+        "results/logs/report/notebook_mm1.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{PYTHON} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
+rule notebook_scorecard:
+    input:
+        notebook="notebooks/scorecard.ipynb",
+        scorecard="results/scorecard.csv",
+        notes="results/scorecard_notes.csv",
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/scorecard.ipynb",
+        figures=directory("results/figures/scorecard"),
+        downloads=directory("results/downloads/scorecard"),
+    params:
+        y=notebook_params(
+            scorecard=lambda i, o: i.scorecard,
+            scorecard_notes=lambda i, o: i.notes,
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/scorecard",
+            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
+        ),
+    log:
+        "results/logs/report/notebook_scorecard.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{PYTHON} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
+rule book:
+    input:
+        notebooks=["results/notebooks/mm1.ipynb", "results/notebooks/scorecard.ipynb"],
+        downloads=["results/downloads/mm1", "results/downloads/scorecard"],
+        sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
+        tables=get_study_tables("mm1"),
+        script=REPORT_SCRIPTS / "build_book.py",
+    output:
+        "results/book/_build/html/index.html",
+    params:
+        profile=config["profile"],
+        seeds=N_SEEDS,
+        studies=lambda wildcards: ",".join(STUDIES),
+    log:
+        "results/logs/report/book.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{PYTHON} {input.script:q} --src book --out results/book"
+        " --notebooks {input.notebooks:q} --downloads {input.downloads:q} --tables {input.tables:q}"
+        " --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
+
+
+rule report:
+    # Convenience target: the scorecard and the HTML report (runs simulations only if tables are missing).
+    input:
+        "results/scorecard.csv",
+        "results/book/_build/html/index.html",

@@ -1,0 +1,18 @@
+# One job per grid point and seed batch: python -m simulator batch -> one JSON line per seed.
+
+
+rule simulate:
+    output:
+        "results/runs/{study}/{point}/seeds~{first}-{last}.jsonl",
+    params:
+        python=PYTHON,
+        study_file=get_study_file,
+        point_params=get_point_params,
+        simulator_version=simulator.__version__,
+    log:
+        "results/logs/simulate/{study}/{point}/seeds~{first}-{last}.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator batch {params.study_file:q} --point-path {wildcards.point:q}"
+        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} > {log:q} 2>&1"

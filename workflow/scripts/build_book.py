@@ -1,0 +1,113 @@
+"""Assemble the Jupyter Book under results/book and build it to HTML (offline).
+
+Copies the prose pages (book/), the notebooks papermill executed (results/notebooks) and the
+downloadable CSVs (results/downloads/* -> _static/downloads/*), writes the provenance page,
+then runs `jupyter-book build` (execution off: the notebooks already carry their outputs).
+"""
+
+import argparse
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+
+
+def git(*args) -> str:
+    try:
+        return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def simulator_version() -> str:
+    try:
+        import simulator
+
+        return getattr(simulator, "__version__", "unknown")
+    except Exception as e:  # the report must build even if the simulator cannot be imported here
+        return f"unknown ({type(e).__name__})"
+
+
+def provenance_table(tables) -> str:
+    """Markdown table: per study, model variants, algorithms, grid points and seeds per point."""
+    rows = ["| study | file | variants | algorithms | grid points | seeds per point |", "|---|---|---|---|---|---|"]
+    for path in tables:
+        df = pd.read_csv(path)
+        if df.empty:
+            continue
+        study = df["study"].iloc[0]
+        n = df["n"].dropna()
+        seeds = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
+        points = df["point"].nunique() if "point" in df else len(df) // max(df["metric"].nunique(), 1)
+        rows.append(f"| {study} | `config/studies/{study}.yaml` | {', '.join(sorted(df['variant'].unique()))} | "
+                    f"{', '.join(sorted(df['algorithm'].unique()))} | {points} | {seeds} |")
+    return "\n".join(rows)
+
+
+def present_notebook(src: Path, dst: Path):
+    """Copy an executed notebook for the book: the template's default parameters are removed,
+    papermill's injected parameters and all code are folded away (a click shows them)."""
+    nb = nbformat.read(src, as_version=4)
+    for cell in nb.cells:
+        tags = cell.metadata.setdefault("tags", [])
+        if "parameters" in tags:
+            tags.append("remove-cell")
+        elif cell.cell_type == "code" and "hide-input" not in tags and "remove-input" not in tags:
+            tags.append("hide-input")
+    nbformat.write(nb, dst)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--src", default="book")
+    ap.add_argument("--out", default="results/book")
+    ap.add_argument("--notebooks", nargs="+", required=True)
+    ap.add_argument("--downloads", nargs="*", default=[])
+    ap.add_argument("--tables", nargs="*", default=[])
+    ap.add_argument("--profile", default="default")
+    ap.add_argument("--seeds", default="?")
+    ap.add_argument("--studies", default="")
+    a = ap.parse_args()
+
+    out = Path(a.out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(a.src, out, ignore=shutil.ignore_patterns("_build"))
+    for nb in a.notebooks:
+        present_notebook(Path(nb), out / Path(nb).name)
+    for d in a.downloads:
+        shutil.copytree(d, out / "_static" / "downloads" / Path(d).name, dirs_exist_ok=True)
+
+    commit = git("rev-parse", "HEAD")
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    prov = out / "provenance.md"
+    text = prov.read_text() if prov.exists() else "# Provenance\n"
+    text = text.replace("{{ generated }}", "\n".join([
+        "| | |", "|---|---|",
+        f"| git commit | `{commit}`{' (with uncommitted changes)' if dirty and dirty != 'unknown' else ''} |",
+        f"| simulator version | `{simulator_version()}` |",
+        f"| statistics profile | `{a.profile}` ({a.seeds} seeds per grid point) |",
+        f"| enabled studies | {', '.join(f'`{s}`' for s in a.studies.split(',') if s)} |",
+        f"| built | {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} |",
+        f"| Python | {sys.version.split()[0]} |",
+        "", "Studies of this chapter, as aggregated:", "", provenance_table(a.tables),
+    ]))
+    prov.write_text(text)
+
+    cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
+    jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
+    if jb:
+        cmd = [jb, "build", str(out), "--builder", "html"]
+    print(" ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True)
+    index = out / "_build" / "html" / "index.html"
+    if not index.exists():
+        sys.exit(f"jupyter-book did not write {index}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""One look for every figure of the report: algorithm colours, variant line styles, labels.
+
+Imported by the notebooks (notebooks/*.ipynb add workflow/scripts to sys.path).
+"""
+
+ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic"]
+PALETTE = {  # fixed across the whole book
+    "none": "#7f7f7f",     # grey
+    "tahoe": "#d62728",    # red   (the paper's Figure 1 draws Tahoe red ...)
+    "reno": "#1f77b4",     # blue  (... and Reno blue)
+    "newreno": "#9467bd",  # purple
+    "cubic": "#2ca02c",    # green
+}
+LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic"}
+VARIANTS = ["as_published", "standard"]
+VARIANT_TITLES = {
+    "as_published": "as_published (the paper's code)",
+    "standard": "standard (ACK-clocked TCP)",
+}
+METRICS = {  # metric -> axis label with unit
+    "throughput": "throughput (packets/s)",
+    "avg_delay": "average delay (s)",
+    "loss_rate": "loss rate (%)",
+}
+PARAM_LABELS = {"lambda": "arrival rate λ (packets/s)", "K": "buffer K (packets)",
+                "N": "packets sent N", "mu": "service rate μ (packets/s)", "theta": "deadline θ (s)"}
+
+
+def apply(plt):
+    """Readable defaults for figures shown at page width."""
+    plt.rcParams.update({
+        "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
+        "grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False,
+        "legend.fontsize": 9, "legend.frameon": False,
+    })
+
+
+def order(algs):
+    """Algorithms in the book's fixed order."""
+    return [a for a in ALGORITHMS if a in set(algs)] + sorted(set(algs) - set(ALGORITHMS))
