@@ -39,6 +39,7 @@ PARAM_TYPES = {
     "N": int,
     "prop_delay": float,
     "rto_min": float,
+    "rng": str,
 }
 
 
@@ -184,6 +185,7 @@ class Study:
     fixed: dict
     file: Path
     seeds_per_job: int | None = None
+    seeds: int | None = None
     trace: bool = False
     exclude: list = field(default_factory=list)
     description: str = ""
@@ -225,9 +227,10 @@ class Study:
         return point_from_path(self, path)
 
     def seed_batches(self, n_seeds: int) -> list:
-        """Seeds 1..n_seeds cut into inclusive (first, last) batches of seeds_per_job."""
+        """Seeds 1..n_seeds (the study's own `seeds` if set) cut into (first, last) batches."""
         if n_seeds < 1:
             raise StudyError(f"{self.file}: number of seeds must be >= 1, got {n_seeds}")
+        n_seeds = self.seeds or n_seeds
         per = self.seeds_per_job or n_seeds
         return [(a, min(a + per - 1, n_seeds)) for a in range(1, n_seeds + 1, per)]
 
@@ -271,6 +274,7 @@ def load_study(path) -> Study:
         fixed=copy.deepcopy(doc.get("fixed") or {}),
         file=path,
         seeds_per_job=doc.get("seeds_per_job"),
+        seeds=doc.get("seeds"),
         trace=doc.get("trace", False),
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
@@ -310,6 +314,9 @@ def _check_semantics(s: Study) -> None:
     _, algos = _registry()
     for p in s.points():
         variant, algorithm = p.params["variant"], p.params["algorithm"]
+        if p.params.get("rng") == "paper_legacy" and variant != "as_published":
+            raise StudyError(f"{f}: rng: 'paper_legacy' replays the published code's stream and needs "
+                             f"variant as_published, got {variant!r}; allowed values for {variant}: streams")
         allowed = algos.get(variant, [])
         if algorithm not in allowed:
             where = (

@@ -84,3 +84,20 @@ def test_interpreted_twin_is_bit_identical(alg):
         twin = interpreted.run(run_key(mm1_params(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
         for k, v in twin.items():
             assert compiled[k] == v, (alg, seed, k)
+
+
+@pytest.mark.parametrize("alg,expected", [
+    ("none", (8.467, 0.2492, 11.0)), ("tahoe", (9.5885, 0.3495, 7.6)), ("cubic", (8.791, 0.3424, 5.0))])
+def test_replaying_the_papers_stream_gives_its_printed_lambda10_column(alg, expected):
+    # one legacy numpy stream seeded 42, drawn in event order, as the paper's code did
+    m = simulator.run(params(algorithm=alg, rng="paper_legacy"), 0)["metrics"]
+    got = (round(m["throughput"], 4 if alg == "tahoe" else 3), round(m["avg_delay"], 4),
+           round(m["loss_rate"], 1))
+    assert got == expected
+    assert simulator.run(params(algorithm=alg, rng="paper_legacy"), 5) == \
+        simulator.run(params(algorithm=alg, rng="paper_legacy"), 0)     # seed index ignored
+
+
+def test_paper_stream_only_for_as_published():
+    with pytest.raises(ValueError, match="rng 'paper_legacy' not allowed for variant standard"):
+        simulator.run(params(variant="standard", rng="paper_legacy"), 0)
