@@ -1,29 +1,14 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
-import json
+import sys
 
 REPORT_SCRIPTS = Path(workflow.current_basedir).parent / "scripts"
 REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py")]
-REFERENCE_DIR = Path(config.get("reference_dir", "../shared/reference"))
+sys.path.insert(0, str(REPORT_SCRIPTS))
+from report_inputs import papermill_params, reference_table  # noqa: E402
 
-
-def get_reference_table(wildcards):
-    """The paper's published numbers; a clear error if reference_dir does not hold them."""
-    path = REFERENCE_DIR / "jackson_mm1_tables.csv"
-    if not path.exists():
-        raise WorkflowError(
-            f"reference table {path} not found: the report compares with the paper's numbers in "
-            f"jackson_mm1_tables.csv. Set config key reference_dir (now {str(REFERENCE_DIR)!r}, default "
-            "'../shared/reference', relative to the repository root), e.g. "
-            "--config reference_dir=/abs/path/to/shared/reference"
-        )
-    return str(path)
-
-
-def notebook_params(**kw):
-    """papermill -y argument: JSON is YAML, so lists of table files pass intact."""
-    return lambda wildcards, input, output: json.dumps({k: v(input, output) for k, v in kw.items()})
+get_reference_table = reference_table(config["reference_dir"])
 
 
 rule scorecard:
@@ -31,16 +16,19 @@ rule scorecard:
         tables=get_study_tables("mm1"),
         traces=get_trace_tables("mm1"),
         reference=get_reference_table,
+        script=REPORT_SCRIPTS / "scorecard.py",
         code=REPORT_LIBS,
     output:
         scorecard="results/scorecard.csv",
         notes="results/scorecard_notes.csv",
+    params:
+        python=PYTHON,
     log:
         "results/logs/report/scorecard.log",
     conda:
         "../envs/report.yaml"
     shell:
-        "{PYTHON} {REPORT_SCRIPTS}/scorecard.py --tables {input.tables:q} --traces {input.traces:q}"
+        "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
         " --reference {input.reference:q} --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
@@ -56,7 +44,7 @@ rule notebook_mm1:
         figures=directory("results/figures/mm1"),
         downloads=directory("results/downloads/mm1"),
     params:
-        y=notebook_params(
+        y=papermill_params(
             table_files=lambda i, o: list(i.tables),
             trace_files=lambda i, o: list(i.traces),
             reference_dir=lambda i, o: str(Path(i.reference).parent),
@@ -65,12 +53,13 @@ rule notebook_mm1:
             downloads_url=lambda i, o: "_static/downloads/mm1",
             scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
+        python=PYTHON,
     log:
         "results/logs/report/notebook_mm1.log",
     conda:
         "../envs/report.yaml"
     shell:
-        "{PYTHON} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
         " --no-progress-bar > {log:q} 2>&1"
 
 
@@ -85,7 +74,7 @@ rule notebook_scorecard:
         figures=directory("results/figures/scorecard"),
         downloads=directory("results/downloads/scorecard"),
     params:
-        y=notebook_params(
+        y=papermill_params(
             scorecard=lambda i, o: i.scorecard,
             scorecard_notes=lambda i, o: i.notes,
             figures_dir=lambda i, o: o.figures,
@@ -93,12 +82,13 @@ rule notebook_scorecard:
             downloads_url=lambda i, o: "_static/downloads/scorecard",
             scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
+        python=PYTHON,
     log:
         "results/logs/report/notebook_scorecard.log",
     conda:
         "../envs/report.yaml"
     shell:
-        "{PYTHON} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
         " --no-progress-bar > {log:q} 2>&1"
 
 
@@ -112,6 +102,7 @@ rule book:
     output:
         "results/book/_build/html/index.html",
     params:
+        python=PYTHON,
         profile=config["profile"],
         seeds=N_SEEDS,
         studies=lambda wildcards: ",".join(STUDIES),
@@ -120,7 +111,7 @@ rule book:
     conda:
         "../envs/report.yaml"
     shell:
-        "{PYTHON} {input.script:q} --src book --out results/book"
+        "{params.python} {input.script:q} --src book --out results/book"
         " --notebooks {input.notebooks:q} --downloads {input.downloads:q} --tables {input.tables:q}"
         " --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
 
