@@ -12,7 +12,7 @@ MODELS = ("mm1",)
 
 # parameter defaults of the mm1 model (one place); studies override them
 MM1_DEFAULTS = {"theta": None, "prop_delay": 0.01, "rto_min": 1.0, "rto_initial": 1.0,
-                "init_cwnd": 1.0, "trace": False, "rng": "streams"}
+                "init_cwnd": 1.0, "trace": False, "trace_interval": 0.0, "rng": "streams"}
 RNG_MODES = ("streams", "paper_legacy")   # paper_legacy: as_published only, one numpy stream seeded 42
 
 
@@ -56,7 +56,7 @@ def run(params: dict, seed: int) -> dict:
         cls = _published_cc(p["algorithm"])
         sim = PublishedMM1(key, float(p["lambda"]), float(p["mu"]), int(p["K"]), _theta(p["theta"]),
                            int(p["N"]), cls() if cls else None, bool(p["trace"]),
-                           p["rng"] == "paper_legacy")
+                           p["rng"] == "paper_legacy", float(p.get("trace_interval") or 0.0))
     else:
         from simulator.models.mm1_standard import StandardMM1
         sim = StandardMM1.from_params(key, p)

@@ -101,3 +101,12 @@ def test_replaying_the_papers_stream_gives_its_printed_lambda10_column(alg, expe
 def test_paper_stream_only_for_as_published():
     with pytest.raises(ValueError, match="rng 'paper_legacy' not allowed for variant standard"):
         simulator.run(params(variant="standard", rng="paper_legacy"), 0)
+
+
+def test_trace_interval_bounds_the_trace():
+    full = simulator.run(params(N=2000, trace=True), 0)["trace"]
+    thin = simulator.run(params(N=2000, trace=True, trace_interval=1.0), 0)["trace"]
+    assert len(thin["t"]) < len(full["t"]) / 10
+    assert all(b - a >= 1.0 for a, b in zip(thin["t"], thin["t"][1:]))
+    assert simulator.run(params(N=2000, trace_interval=1.0), 0)["metrics"] == \
+        simulator.run(params(N=2000), 0)["metrics"]          # recording never changes the run

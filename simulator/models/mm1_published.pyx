@@ -11,7 +11,9 @@ import numpy as np
 from libc.math cimport floor
 
 from simulator.core.events cimport Event, EventQueue
+from simulator.core.invariants import violated
 from simulator.core.rng cimport Stream
+from simulator.core.trace cimport Trace
 from simulator.core.rng import legacy_stream
 from simulator.net.queue_link cimport QueueLink
 from simulator.tcp.cc.base cimport CA_EVENT_DROP, CongestionControl, TcpState
@@ -27,10 +29,12 @@ cdef class PublishedMM1:
     cdef long K, N
     cdef CongestionControl cc     # None: no congestion control (the paper's bypass path)
     cdef bint record, replay
+    cdef double trace_interval
     cdef str key
 
     def __init__(self, str key, double lam, double mu, long K, double theta, long N,
-                 CongestionControl cc=None, bint trace=False, bint paper_rng=False):
+                 CongestionControl cc=None, bint trace=False, bint paper_rng=False,
+                 double trace_interval=0.0):
         """paper_rng: draw every number from one legacy numpy stream seeded 42 in event order,
         as the paper's code did (the seed index is then irrelevant)."""
         self.key = key
@@ -38,6 +42,7 @@ cdef class PublishedMM1:
         self.lam, self.mu, self.K, self.theta, self.N = lam, mu, K, theta, N
         self.cc = cc
         self.record = trace
+        self.trace_interval = trace_interval     # bounds trace memory on long runs
 
     def run(self):
         cdef EventQueue events = EventQueue(4 * self.K + 64)
@@ -46,26 +51,33 @@ cdef class PublishedMM1:
         cdef Stream svc_rng = wake_rng if self.replay else Stream(self.key, "service")
         cdef TcpState s = TcpState()
         cdef double[::1] arrival = np.empty(self.N, dtype=np.float64)
-        cdef double[::1] tr_t = np.empty(2 * self.N + 1 if self.record else 1, dtype=np.float64)
-        cdef double[::1] tr_w = np.empty(2 * self.N + 1 if self.record else 1, dtype=np.float64)
-        cdef long n_trace = 0, created = 0, served = 0, dropped = 0, burst, i
+        cdef Trace cw = Trace(self.trace_interval)
+        cdef long created = 0, served = 0, dropped = 0, burst, i
         cdef long in_flight = 0
         cdef double now = 0.0, delay_sum = 0.0, svc
         cdef long long pid
         cdef Event ev
         cdef bint controlled = self.cc is not None
+        cdef double min_cwnd = 0.0
 
         if controlled:
             s.now = 0.0
             self.cc.init(s)
             if self.record:
-                tr_t[0] = 0.0; tr_w[0] = s.cwnd; n_trace = 1
+                cw.add(0.0, s.cwnd)
         events.push(0.0, EV_WAKE, 0)
         while not events.empty():
             ev = events.pop()
+            if ev.time < now:
+                violated(self.key, f"time went back from {now} to {ev.time}")
             now = ev.time
             if ev.kind == EV_WAKE:
                 burst = 1 if not controlled else <long>floor(s.cwnd) - in_flight
+                if controlled and in_flight == 0 and burst <= 0:
+                    # nothing in the router and a window below one packet: no ACK can ever
+                    # come, so the published sender would sleep and wake for ever
+                    violated(self.key, f"congestion window {s.cwnd} < 1 with nothing in flight "
+                                       f"(the sender can never send again; {created} of {self.N} sent)")
                 if burst > self.N - created:
                     burst = self.N - created
                 for i in range(burst):
@@ -81,8 +93,10 @@ cdef class PublishedMM1:
                         if controlled:
                             s.now = now
                             self.cc.cwnd_event(s, CA_EVENT_DROP)
+                            if s.cwnd < min_cwnd:
+                                min_cwnd = s.cwnd
                             if self.record:
-                                tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
+                                cw.add(now, s.cwnd)
                 if created < self.N:
                     events.push(now + (wake_rng.legacy_exponential(1.0 / self.lam) if self.replay
                                        else wake_rng.exponential(self.lam)), EV_WAKE, 0)
@@ -94,8 +108,10 @@ cdef class PublishedMM1:
                 if controlled:
                     s.now = now
                     self.cc.cong_avoid(s, 1)
+                    if s.cwnd < min_cwnd:
+                        min_cwnd = s.cwnd
                     if self.record:
-                        tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
+                        cw.add(now, s.cwnd)
             else:
                 if link.expire(now) >= 0:
                     dropped += 1
@@ -103,14 +119,20 @@ cdef class PublishedMM1:
                     if controlled:
                         s.now = now
                         self.cc.cwnd_event(s, CA_EVENT_DROP)
+                        if s.cwnd < min_cwnd:
+                            min_cwnd = s.cwnd
                         if self.record:
-                            tr_t[n_trace] = now; tr_w[n_trace] = s.cwnd; n_trace += 1
+                            cw.add(now, s.cwnd)
 
         if link.last_deadline > now:
             now = link.last_deadline      # the last idle deadline timer ends the published run
         if served + dropped != self.N or in_flight != 0 or link.in_system() != 0:
-            raise RuntimeError(f"conservation violated in run {self.key}: served {served} + "
-                               f"dropped {dropped} != N {self.N} (in flight {in_flight})")
+            violated(self.key, f"conservation: served {served} + dropped {dropped} != N {self.N} "
+                               f"(in flight {in_flight})")
+        if link.max_in_system > self.K:
+            violated(self.key, f"{link.max_in_system} packets in a system of capacity K={self.K}")
+        if controlled and min_cwnd < 0:
+            violated(self.key, f"negative congestion window {min_cwnd}")
         metrics = {
             "throughput": served / now if now > 0 else 0.0,
             "avg_delay": delay_sum / served if served else float("nan"),
@@ -119,11 +141,11 @@ cdef class PublishedMM1:
             "drops_overflow": link.drops_overflow, "drops_deadline": link.drops_deadline,
             "blocking_prob": link.drops_overflow / self.N,
             "mean_in_system": link.area_in_system / now if now > 0 else 0.0,
+            "max_in_system": link.max_in_system,
             "end_time": now, "events": events.pushed,
             "cwnd_floor_hits": getattr(self.cc, "floor_hits", 0) if controlled else 0,
         }
         out = {"metrics": metrics}
         if self.record:
-            out["trace"] = {"t": np.asarray(tr_t[:n_trace]).tolist(),
-                            "cwnd": np.asarray(tr_w[:n_trace]).tolist()}
+            out["trace"] = cw.as_dict("cwnd")
         return out

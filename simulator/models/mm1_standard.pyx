@@ -13,6 +13,7 @@ from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
 
 from simulator.core.events cimport Event, EventQueue
+from simulator.core.invariants import violated
 from simulator.core.rng cimport Stream
 from simulator.core.trace cimport Trace
 from simulator.net.queue_link cimport QueueLink
@@ -138,6 +139,8 @@ cdef class StandardMM1:
         self.events.push(0.0, EV_APP, 0)
         while not self.events.empty():
             ev = self.events.pop()
+            if ev.time < now:
+                violated(self.key, f"time went back from {now} to {ev.time}")
             now = ev.time
             if ev.kind == EV_APP:
                 written += 1
@@ -199,9 +202,12 @@ cdef class StandardMM1:
                       long long acks_in_flight):
         cdef long long in_queue = self.link.in_system()
         if self.n_tx != delivered + self.drops + in_queue + self.in_prop:
-            raise RuntimeError(f"conservation violated in run {self.key}: {self.n_tx} transmissions "
-                               f"!= {delivered} delivered + {self.drops} dropped + "
-                               f"{in_queue + self.in_prop} in flight")
+            violated(self.key, f"conservation: {self.n_tx} transmissions != {delivered} delivered + "
+                               f"{self.drops} dropped + {in_queue + self.in_prop} in flight")
+        if self.link.max_in_system > self.K:
+            violated(self.key, f"{self.link.max_in_system} packets in a system of capacity K={self.K}")
+        if self.sender is not None and self.sender.min_cwnd < 1.0:
+            violated(self.key, f"congestion window fell to {self.sender.min_cwnd} (< 1 packet)")
         end = completion if receiver.unique == self.N else last_delivery
         metrics = {
             "throughput": receiver.unique / end if end > 0 else 0.0,
@@ -212,6 +218,7 @@ cdef class StandardMM1:
             "drops_overflow": self.link.drops_overflow, "drops_deadline": self.link.drops_deadline,
             "blocking_prob": self.link.drops_overflow / self.n_tx if self.n_tx else 0.0,
             "mean_in_system": self.link.area_in_system / now if now > 0 else 0.0,
+            "max_in_system": self.link.max_in_system,
             "in_flight_at_end": in_queue + self.in_prop,
             "end_time": end, "events": self.events.pushed,
         }

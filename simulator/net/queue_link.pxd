@@ -21,6 +21,7 @@ cdef class QueueLink:
     cdef readonly double in_service_arrival     # its arrival time
     # counters
     cdef readonly long long arrivals, served, drops_overflow, drops_deadline
+    cdef readonly long max_in_system          # the most packets ever in the system
     cdef readonly double area_in_system        # integral of number in system over time
     cdef double last_change
     cdef bint deadline_pending          # one deadline event at a time, for the head of the queue

@@ -66,6 +66,8 @@ cdef class QueueLink:
             self.w_svc[slot] = svc
             self.w_count += 1
             self._arm()
+        if self.in_system() > self.max_in_system:
+            self.max_in_system = self.in_system()
         return True
 
     cdef int _arm(self) except -1:

@@ -16,6 +16,7 @@ cdef class TcpSender:
     cdef readonly double rto_deadline      # inf when the timer is off
     cdef readonly long long retransmissions, timeouts, fast_retransmits, rtt_samples
     cdef readonly double rtt_sum
+    cdef readonly double min_cwnd          # smallest window after any hook (invariant check)
 
     cdef long long next_to_send(self, double now) noexcept
     cdef void mark_retransmit(self, long long seq, double now) noexcept

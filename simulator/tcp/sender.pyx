@@ -29,6 +29,7 @@ cdef class TcpSender:
         self.sample = AckSample()
         self.rto_deadline = INFINITY
         cc.init(self.s)
+        self.min_cwnd = self.s.cwnd
 
     def __dealloc__(self):
         free(self.sent_time)
@@ -99,6 +100,8 @@ cdef class TcpSender:
             return ACT_NONE
         if action == ACT_RETRANSMIT:
             self.fast_retransmits += 1
+        if s.cwnd < self.min_cwnd:
+            self.min_cwnd = s.cwnd
         return action
 
     cdef void on_timeout(self, double now) except *:
