@@ -17,6 +17,7 @@ cdef class TcpState:
         self.srtt = -1.0
         self.min_rtt = -1.0
         self.last_rtt = -1.0
+        self.mss = 1448.0
 
 
 cdef class AckSample:
@@ -25,6 +26,8 @@ cdef class AckSample:
         self.rtt = rtt
         self.in_flight = in_flight
         self.now = now
+        self.interval = -1.0
+        self.delivery_rate = -1.0
 
 
 cdef class CongestionControl:
@@ -49,4 +52,7 @@ cdef class CongestionControl:
         pass
 
     cpdef void cwnd_event(self, TcpState s, int event):
+        pass
+
+    cpdef void cong_control(self, TcpState s, AckSample rs):
         pass
