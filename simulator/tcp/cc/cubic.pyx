@@ -1,12 +1,18 @@
 """CUBIC (RFC 9438) in packets: slow start, W_max and K, the Reno-friendly region
-(W_est with alpha = 3(1-beta)/(1+beta)), fast convergence, multiplicative decrease beta."""
+(W_est with alpha = 3(1-beta)/(1+beta)), fast convergence, multiplicative decrease beta.
+
+hystart=False (default) keeps plain slow start.  hystart=True (ns-3 flavour) or a
+`hystart.HyStart` object adds HyStart as Linux and ns-3 enable it: pkts_acked feeds it delay
+samples (s.srtt or rs.rtt, by its variant; none during the first 10 ms of a congestion-avoidance
+epoch, ns-3's CubicDelta), cong_avoid starts its rounds, and entering the loss state resets it."""
 from libc.math cimport cbrt
 
-from simulator.tcp.cc.base cimport CA_EVENT_LOSS, CongestionControl, TcpState
+from simulator.tcp.cc.base cimport AckSample, CA_EVENT_LOSS, CA_LOSS, CongestionControl, TcpState
+from simulator.tcp.cc.hystart cimport HyStart
 
 
 cdef class Cubic(CongestionControl):
-    def __init__(self, double C=0.4, double beta=0.7, bint fast_convergence=True):
+    def __init__(self, double C=0.4, double beta=0.7, bint fast_convergence=True, hystart=False):
         if not 0 < beta < 1 or C <= 0:
             raise ValueError(f"cubic needs C > 0 and 0 < beta < 1, got C={C}, beta={beta}")
         self.name = "cubic"
@@ -14,17 +20,44 @@ cdef class Cubic(CongestionControl):
         self.beta = beta
         self.alpha = 3.0 * (1.0 - beta) / (1.0 + beta)
         self.fast_convergence = fast_convergence
+        if hystart is True:
+            hystart = HyStart()
+        elif hystart is False:
+            hystart = None
+        if hystart is not None and not isinstance(hystart, HyStart):
+            raise ValueError(f"cubic hystart must be True, False or a HyStart object, got {hystart!r}")
+        self.hystart = hystart
+        self.epoch_delta = 0.01
 
     cpdef void init(self, TcpState s):
         self.w_max = 0.0
         self.k = 0.0
         self.epoch_start = -1.0
+        if self.hystart is not None:
+            self.hystart.init(s)
+
+    cpdef void pkts_acked(self, TcpState s, AckSample sample):
+        if self.hystart is None:
+            return
+        if self.epoch_start >= 0 and s.now - self.epoch_start < self.epoch_delta:
+            return
+        self.hystart.on_ack(s, s.srtt if self.hystart.use_srtt else sample.rtt)
+
+    cpdef void set_state(self, TcpState s, int new_state):
+        if self.hystart is not None and new_state == CA_LOSS:
+            self.hystart.reset(s)
 
     cpdef void cong_avoid(self, TcpState s, long acked):
         cdef double t, rtt, target, w_cubic
         if s.cwnd < s.ssthresh:
-            s.cwnd += acked                     # slow start
-            return
+            if self.hystart is not None:
+                self.hystart.on_cong_avoid(s)
+            # slow start up to ssthresh; what is left of the ACK goes to congestion avoidance
+            if s.cwnd + acked <= s.ssthresh:
+                s.cwnd += acked
+                return
+            acked -= <long>(s.ssthresh - s.cwnd)
+            s.cwnd = s.ssthresh
         if self.epoch_start < 0:                # first ACK of a congestion-avoidance epoch
             self.epoch_start = s.now
             self.w_est = s.cwnd

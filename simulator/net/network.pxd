@@ -1,0 +1,60 @@
+from simulator.core.events cimport EventQueue
+
+cdef enum:
+    PKT_DATA = 0
+    PKT_ACK = 1
+
+
+cdef struct Packet:
+    int flow
+    int kind            # PKT_DATA or PKT_ACK
+    int hop             # index of the link it is on (or travelling from) in its route
+    int size            # bytes on the wire
+    long long seq       # data: sequence number (packets); ack: cumulative ACK
+    long long sack      # ack: a sequence number received above the cumulative ACK, or -1
+    double ts           # data: timestamp (send time); ack: echoed timestamp
+    int next_free       # free-list link while unused
+
+
+cdef struct Link:
+    double rate_bps
+    double delay
+    long limit          # packets that may wait (the one being serialised not counted)
+    int* ring           # waiting packet ids
+    long head, count
+    bint busy
+    int in_tx           # packet being serialised
+    long long drops, sent_pkts
+    double sent_bytes
+    long max_queue
+
+
+cdef class Network:
+    """Links with a rate, a propagation delay and a DropTail FIFO; packets follow static routes.
+
+    Passive: the model feeds it the events it scheduled (EV_LINK_DONE with the link id,
+    EV_ARRIVE with the packet id) and handles the packets it delivers to end points.
+    """
+    cdef EventQueue events
+    cdef int ev_done, ev_arrive
+    cdef Link* links
+    cdef int n_links, links_cap
+    cdef Packet* pkts
+    cdef int pkts_cap, free_head
+    cdef readonly long long in_network          # packets alive (queued, serialising, propagating)
+    # routes: route_links[route_start[r] : route_start[r] + route_len[r]]
+    cdef int* route_links
+    cdef int* route_start
+    cdef int* route_len
+    cdef int n_routes, route_links_used
+    cdef int* flow_route            # per flow and kind: route id (2 * flow + kind)
+    cdef int n_flows
+
+    cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
+                        int size) except -1
+    cdef void free_packet(self, int pid) noexcept
+    cdef int send(self, int pid, double now) except -2
+    cdef int link_done(self, int link, double now) except -1
+    cdef int arrive(self, int pid, double now) except -2
+    cdef int _enqueue(self, int link, int pid, double now) except -2
+    cpdef long queue_length(self, int link)

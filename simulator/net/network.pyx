@@ -1,0 +1,198 @@
+"""Packet network: links (bit rate, propagation delay, DropTail buffer in packets) and static routes.
+
+A packet is a C struct in a pool (no Python object per packet).  Sending puts it on the first
+link of its flow's route (data and ACKs have separate routes); at the far end of each link it
+goes on to the next, or is handed back to the model when the route ends.  Link rates and delays
+may change during a run (set_rate / set_delay): a packet already serialising keeps its timing.
+"""
+from libc.stdlib cimport free, malloc, realloc
+
+from simulator.core.events cimport EventQueue
+
+
+cdef class Network:
+    def __cinit__(self, EventQueue events, int ev_done, int ev_arrive, int n_flows):
+        self.events = events
+        self.ev_done = ev_done
+        self.ev_arrive = ev_arrive
+        self.links_cap = 16
+        self.links = <Link*>malloc(self.links_cap * sizeof(Link))
+        self.pkts_cap = 1024
+        self.pkts = <Packet*>malloc(self.pkts_cap * sizeof(Packet))
+        self.route_links = <int*>malloc(4096 * sizeof(int))
+        self.route_start = <int*>malloc(1024 * sizeof(int))
+        self.route_len = <int*>malloc(1024 * sizeof(int))
+        self.n_flows = n_flows
+        self.flow_route = <int*>malloc(max(2 * n_flows, 1) * sizeof(int))
+        if (self.links == NULL or self.pkts == NULL or self.route_links == NULL
+                or self.route_start == NULL or self.route_len == NULL or self.flow_route == NULL):
+            raise MemoryError()
+        for i in range(self.pkts_cap):
+            self.pkts[i].next_free = i + 1 if i + 1 < self.pkts_cap else -1
+        self.free_head = 0
+        for i in range(2 * n_flows):
+            self.flow_route[i] = -1
+
+    def __dealloc__(self):
+        if self.links != NULL:
+            for i in range(self.n_links):
+                free(self.links[i].ring)
+        free(self.links)
+        free(self.pkts)
+        free(self.route_links)
+        free(self.route_start)
+        free(self.route_len)
+        free(self.flow_route)
+
+    # ------------------------------------------------------------------ building
+    def add_link(self, double rate_bps, double delay, long limit):
+        """A one-way link; returns its id.  limit: packets that may wait in its buffer."""
+        if rate_bps <= 0 or delay < 0 or limit < 0:
+            raise ValueError(f"link needs rate > 0 bit/s, delay >= 0 s, buffer >= 0 packets "
+                             f"(got {rate_bps}, {delay}, {limit})")
+        if self.n_links == self.links_cap:
+            self.links_cap *= 2
+            self.links = <Link*>realloc(self.links, self.links_cap * sizeof(Link))
+            if self.links == NULL:
+                raise MemoryError()
+        cdef Link* l = &self.links[self.n_links]
+        l.rate_bps = rate_bps
+        l.delay = delay
+        l.limit = limit
+        l.ring = <int*>malloc(max(limit, 1) * sizeof(int))
+        if l.ring == NULL:
+            raise MemoryError()
+        l.head = 0
+        l.count = 0
+        l.busy = False
+        l.in_tx = -1
+        l.drops = 0
+        l.sent_pkts = 0
+        l.sent_bytes = 0.0
+        l.max_queue = 0
+        self.n_links += 1
+        return self.n_links - 1
+
+    def set_route(self, int flow, int kind, links):
+        """The links a flow's data (kind 0) or ACK (kind 1) packets cross, in order."""
+        links = list(links)
+        if not links or any(not 0 <= x < self.n_links for x in links):
+            raise ValueError(f"route {links} names a link that does not exist (0..{self.n_links - 1})")
+        if self.n_routes == 1024 or self.route_links_used + len(links) > 4096:
+            raise ValueError("too many routes")
+        r = self.n_routes
+        self.route_start[r] = self.route_links_used
+        self.route_len[r] = len(links)
+        for i, x in enumerate(links):
+            self.route_links[self.route_links_used + i] = x
+        self.route_links_used += len(links)
+        self.n_routes += 1
+        self.flow_route[2 * flow + kind] = r
+
+    def set_rate(self, int link, double rate_bps):
+        if rate_bps <= 0:
+            raise ValueError(f"link rate must be > 0 bit/s, got {rate_bps}")
+        self.links[link].rate_bps = rate_bps
+
+    def set_delay(self, int link, double delay):
+        if delay < 0:
+            raise ValueError(f"link delay must be >= 0 s, got {delay}")
+        self.links[link].delay = delay
+
+    def link_stats(self, int link):
+        cdef Link* l = &self.links[link]
+        return {"drops": l.drops, "sent_pkts": l.sent_pkts, "sent_bytes": l.sent_bytes,
+                "max_queue": l.max_queue, "queue": l.count, "rate_bps": l.rate_bps,
+                "delay": l.delay}
+
+    cpdef long queue_length(self, int link):
+        return self.links[link].count
+
+    # ------------------------------------------------------------------ packets
+    cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
+                        int size) except -1:
+        cdef int pid, i, old
+        if self.free_head < 0:
+            old = self.pkts_cap
+            self.pkts_cap *= 2
+            self.pkts = <Packet*>realloc(self.pkts, self.pkts_cap * sizeof(Packet))
+            if self.pkts == NULL:
+                raise MemoryError()
+            for i in range(old, self.pkts_cap):
+                self.pkts[i].next_free = i + 1 if i + 1 < self.pkts_cap else -1
+            self.free_head = old
+        pid = self.free_head
+        self.free_head = self.pkts[pid].next_free
+        cdef Packet* p = &self.pkts[pid]
+        p.flow = flow
+        p.kind = kind
+        p.hop = 0
+        p.size = size
+        p.seq = seq
+        p.sack = sack
+        p.ts = ts
+        self.in_network += 1
+        return pid
+
+    cdef void free_packet(self, int pid) noexcept:
+        self.pkts[pid].next_free = self.free_head
+        self.free_head = pid
+        self.in_network -= 1
+
+    cdef int send(self, int pid, double now) except -2:
+        """Put a new packet on the first link of its route; returns 1 if queued, 0 if dropped."""
+        cdef Packet* p = &self.pkts[pid]
+        cdef int r = self.flow_route[2 * p.flow + p.kind]
+        p.hop = 0
+        return self._enqueue(self.route_links[self.route_start[r]], pid, now)
+
+    cdef int _enqueue(self, int link, int pid, double now) except -2:
+        cdef Link* l = &self.links[link]
+        cdef long slot
+        if not l.busy:
+            l.busy = True
+            l.in_tx = pid
+            self.events.push(now + self.pkts[pid].size * 8.0 / l.rate_bps, self.ev_done, link)
+            return 1
+        if l.count >= l.limit:
+            l.drops += 1
+            return 0                         # caller accounts for the drop and frees the packet
+        slot = l.head + l.count
+        if slot >= l.limit:
+            slot -= l.limit
+        l.ring[slot] = pid
+        l.count += 1
+        if l.count > l.max_queue:
+            l.max_queue = l.count
+        return 1
+
+    cdef int link_done(self, int link, double now) except -1:
+        """Serialisation of the link's current packet ends: it propagates; the next one starts."""
+        cdef Link* l = &self.links[link]
+        cdef int pid = l.in_tx
+        l.sent_pkts += 1
+        l.sent_bytes += self.pkts[pid].size
+        self.events.push(now + l.delay, self.ev_arrive, pid)
+        if l.count > 0:
+            l.in_tx = l.ring[l.head]
+            l.head += 1
+            if l.head == l.limit:
+                l.head = 0
+            l.count -= 1
+            self.events.push(now + self.pkts[l.in_tx].size * 8.0 / l.rate_bps, self.ev_done, link)
+        else:
+            l.busy = False
+            l.in_tx = -1
+        return 0
+
+    cdef int arrive(self, int pid, double now) except -2:
+        """A packet reaches the far end of its current link.  Returns -1 if it went on to the next
+        link, 0 if it was dropped there (freed), 1 if its route ended (the model takes it)."""
+        cdef Packet* p = &self.pkts[pid]
+        cdef int r = self.flow_route[2 * p.flow + p.kind]
+        p.hop += 1
+        if p.hop >= self.route_len[r]:
+            return 1
+        if self._enqueue(self.route_links[self.route_start[r] + p.hop], pid, now):
+            return -1
+        return 0

@@ -1,0 +1,47 @@
+from simulator.tcp.cc.base cimport AckSample, CongestionControl, TcpState
+from simulator.tcp.rto cimport RtoEstimator
+
+
+cdef class SackSender:
+    """Bulk TCP sender with a SACK scoreboard: RFC 6675 loss recovery with proportional rate
+    reduction (RFC 6937), RFC 6298 timer, timestamp RTT, delivery-rate samples, optional pacing."""
+    cdef public TcpState s
+    cdef public CongestionControl cc
+    cdef public RtoEstimator rto
+    cdef AckSample rs
+    cdef long long cap, mask
+    cdef unsigned char* flags             # per sequence (mod cap): SACKED, LOST, RETX
+    cdef double* sent_time
+    cdef long long* tx_delivered          # rate sampler state when the packet was (re)sent
+    cdef double* tx_delivered_time
+    cdef double* tx_first_sent
+    cdef readonly long long sacked_out, lost_out, retrans_out
+    cdef long long highest_sacked, loss_scan, retx_scan
+    # retransmissions in the order sent, to detect a lost retransmission RACK-style
+    cdef long long* rq_seq
+    cdef double* rq_time
+    cdef long long rq_head, rq_count
+    cdef public double reo_wnd_fraction
+    # PRR
+    cdef long long prr_delivered, prr_out, recover_fs
+    # rate sampler
+    cdef double delivered_time, first_sent_time
+    # pacing
+    cdef public double next_send_time
+    cdef readonly double rto_deadline
+    cdef readonly long long sent, retransmitted, timeouts, recoveries
+    cdef readonly double srtt_sum
+    cdef readonly long long rtt_samples
+    cdef readonly double min_cwnd
+
+    cdef inline long long in_flight(self) noexcept:
+        return (self.s.snd_max - self.s.snd_una) - self.sacked_out - self.lost_out + self.retrans_out
+
+    cdef bint can_send(self, double now) noexcept
+    cdef long long next_segment(self, double now) except -2
+    cdef int on_ack(self, long long ack, long long sack, double echo_ts, double now) except -1
+    cdef int on_timeout(self, double now) except -1
+    cdef void _deliver(self, long long seq, double now, double* newest_sent) noexcept
+    cdef void _mark_losses(self) noexcept
+    cdef void _detect_lost_retransmissions(self, double newest_delivered_sent) noexcept
+    cdef void _set_state(self, int new_state) except *

@@ -1,0 +1,343 @@
+"""Bulk TCP sender with a SACK scoreboard, as Linux/ns-3 run it for the QtColFair scenario.
+
+Sequence numbers count packets.  The scoreboard keeps per-packet flags in a ring (no Python
+object per packet) and three counters (Linux's sacked_out, lost_out, retrans_out), so
+in-flight ("pipe", RFC 6675) is O(1): (snd_max - snd_una) - sacked - lost + retransmitted.
+Loss marking and retransmission use forward-only scan pointers: O(1) amortised per ACK even with
+thousands of packets in flight.  A retransmission that is lost again is detected as RACK does
+(RFC 8985, as Linux): once a packet sent more than a reordering window after it is delivered.
+
+Per ACK: RTT from the echoed timestamp -> SACK and cumulative delivery (rate sample) -> loss
+marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> recovery state
+(enter on the first loss: ssthresh, PRR; leave when snd_una passes recover: cwnd = ssthresh) ->
+cc.cong_control (owns_cwnd) or cc.cong_avoid (OPEN only).  RTO: ssthresh, cwnd = 1, every
+unSACKed outstanding packet marked lost, LOSS state until recover is acknowledged.
+"""
+from libc.math cimport INFINITY, ceil, floor
+from libc.stdlib cimport calloc, free, malloc
+
+from simulator.tcp.cc.base cimport (CA_EVENT_COMPLETE_CWR, CA_EVENT_LOSS, CA_LOSS, CA_OPEN,
+                                    CA_RECOVERY, AckSample, CongestionControl, TcpState)
+from simulator.tcp.rto cimport RtoEstimator
+
+cdef enum:
+    SACKED = 1
+    LOST = 2
+    RETX = 4
+
+DUPTHRESH = 3
+
+
+cdef class SackSender:
+    def __cinit__(self, CongestionControl cc, RtoEstimator rto, double init_cwnd=10.0,
+                  double mss=1448.0, long long window_cap=1 << 17):
+        self.cap = 1
+        while self.cap < window_cap:
+            self.cap <<= 1
+        self.mask = self.cap - 1
+        self.flags = <unsigned char*>calloc(self.cap, 1)
+        self.sent_time = <double*>malloc(self.cap * sizeof(double))
+        self.tx_delivered = <long long*>malloc(self.cap * sizeof(long long))
+        self.tx_delivered_time = <double*>malloc(self.cap * sizeof(double))
+        self.tx_first_sent = <double*>malloc(self.cap * sizeof(double))
+        self.rq_seq = <long long*>malloc(self.cap * sizeof(long long))
+        self.rq_time = <double*>malloc(self.cap * sizeof(double))
+        self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
+        if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
+                or self.tx_delivered_time == NULL or self.tx_first_sent == NULL):
+            raise MemoryError()
+        self.cc = cc
+        self.rto = rto
+        self.s = TcpState(init_cwnd, INFINITY)
+        self.s.mss = mss
+        self.rs = AckSample()
+        self.rto_deadline = INFINITY
+        self.highest_sacked = -1
+        cc.init(self.s)
+        self.min_cwnd = self.s.cwnd
+
+    def __dealloc__(self):
+        free(self.flags)
+        free(self.sent_time)
+        free(self.tx_delivered)
+        free(self.tx_delivered_time)
+        free(self.tx_first_sent)
+        free(self.rq_seq)
+        free(self.rq_time)
+
+    cdef void _set_state(self, int new_state) except *:
+        self.cc.set_state(self.s, new_state)
+        self.s.ca_state = new_state
+
+    # ------------------------------------------------------------------ sending
+    cdef bint can_send(self, double now) noexcept:
+        if self.in_flight() >= <long long>floor(self.s.cwnd):
+            return False
+        if self.s.pacing_rate > 0 and now < self.next_send_time:
+            return False
+        return True
+
+    cdef long long next_segment(self, double now) except -2:
+        """The segment to transmit now: the first lost one not yet retransmitted, else new data."""
+        cdef TcpState s = self.s
+        cdef long long seq = -1, i
+        cdef bint retx = False
+        if self.in_flight() == 0:
+            # nothing in flight: the rate sampler starts a new interval here (draft-cheng 3.2)
+            self.first_sent_time = now
+            self.delivered_time = now
+        if self.lost_out > self.retrans_out:
+            if self.retx_scan < s.snd_una:
+                self.retx_scan = s.snd_una
+            while self.retx_scan < s.snd_max:
+                i = self.retx_scan & self.mask
+                if (self.flags[i] & (LOST | RETX | SACKED)) == LOST:
+                    seq = self.retx_scan
+                    retx = True
+                    self.retx_scan += 1
+                    break
+                self.retx_scan += 1
+        if seq < 0:
+            seq = s.snd_max
+            if seq - s.snd_una >= self.cap:
+                raise OverflowError(f"window beyond the scoreboard capacity {self.cap} packets")
+            s.snd_max += 1
+            s.snd_nxt = s.snd_max
+        i = seq & self.mask
+        if retx:
+            self.flags[i] |= RETX
+            self.retrans_out += 1
+            self.retransmitted += 1
+            if self.rq_count < self.cap:
+                self.rq_seq[(self.rq_head + self.rq_count) & self.mask] = seq
+                self.rq_time[(self.rq_head + self.rq_count) & self.mask] = now
+                self.rq_count += 1
+        else:
+            self.flags[i] = 0
+        self.sent_time[i] = now
+        self.tx_delivered[i] = s.delivered
+        self.tx_delivered_time[i] = self.delivered_time
+        self.tx_first_sent[i] = self.first_sent_time
+        self.sent += 1
+        if s.ca_state == CA_RECOVERY:
+            self.prr_out += 1
+        if s.pacing_rate > 0:
+            self.next_send_time = (self.next_send_time if self.next_send_time > now else now) \
+                + 1.0 / s.pacing_rate
+        if self.rto_deadline == INFINITY:
+            self.rto_deadline = now + self.rto.rto
+        return seq
+
+    # ------------------------------------------------------------------ ACK processing
+    cdef void _deliver(self, long long seq, double now, double* newest_sent) noexcept:
+        """seq reached the receiver for the first time we know of: rate-sample bookkeeping."""
+        cdef long long i = seq & self.mask
+        self.s.delivered += 1
+        self.rs.delivered += 1
+        if self.sent_time[i] >= newest_sent[0]:          # the most recently sent so far
+            newest_sent[0] = self.sent_time[i]
+            newest_sent[1] = self.sent_time[i] - self.tx_first_sent[i]   # send elapsed
+            newest_sent[2] = self.tx_delivered_time[i]                    # prior delivered time
+            self.rs.prior_delivered = self.tx_delivered[i]
+            self.first_sent_time = self.sent_time[i]
+
+    cdef void _mark_losses(self) noexcept:
+        """RFC 6675 IsLost, as a forward scan: a hole with DupThresh SACKed packets above it."""
+        cdef long long limit = self.highest_sacked - DUPTHRESH + 1
+        cdef long long i
+        if self.loss_scan < self.s.snd_una:
+            self.loss_scan = self.s.snd_una
+        while self.loss_scan < limit:
+            i = self.loss_scan & self.mask
+            if not (self.flags[i] & (SACKED | LOST)):
+                self.flags[i] |= LOST
+                self.lost_out += 1
+                self.s.lost += 1
+                self.rs.losses += 1
+            self.loss_scan += 1
+
+    cdef void _detect_lost_retransmissions(self, double newest_delivered_sent) noexcept:
+        """A retransmission is lost if a packet sent more than reo_wnd after it was delivered."""
+        cdef double reo = self.reo_wnd_fraction * (self.s.min_rtt if self.s.min_rtt > 0 else 0.0)
+        cdef long long seq, i
+        while self.rq_count > 0 and self.rq_time[self.rq_head] + reo < newest_delivered_sent:
+            seq = self.rq_seq[self.rq_head]
+            i = seq & self.mask
+            if (seq >= self.s.snd_una and self.sent_time[i] == self.rq_time[self.rq_head]
+                    and (self.flags[i] & (RETX | SACKED)) == RETX):
+                self.flags[i] &= ~RETX              # still LOST: eligible to be sent again
+                self.retrans_out -= 1
+                self.rs.losses += 1
+                if seq < self.retx_scan:
+                    self.retx_scan = seq
+            self.rq_head = (self.rq_head + 1) & self.mask
+            self.rq_count -= 1
+
+    cdef int on_ack(self, long long ack, long long sack, double echo_ts, double now) except -1:
+        cdef TcpState s = self.s
+        cdef AckSample rs = self.rs
+        cdef long long seq, i, acked = 0, prior_in_flight = self.in_flight(), sndcnt
+        cdef double newest[3]
+        cdef double rtt = -1.0
+        cdef unsigned char f
+        s.now = now
+        newest[0] = -1.0
+        newest[1] = 0.0
+        newest[2] = 0.0
+        rs.delivered = 0
+        rs.losses = 0
+        rs.acked = 0
+        rs.interval = -1.0
+        rs.delivery_rate = -1.0
+        # selective acknowledgement of one packet above the cumulative ACK
+        if sack >= ack and sack >= s.snd_una and sack < s.snd_max:
+            i = sack & self.mask
+            f = self.flags[i]
+            if not (f & SACKED):
+                self.flags[i] = SACKED
+                self.sacked_out += 1
+                if f & LOST:
+                    self.lost_out -= 1
+                if f & RETX:
+                    self.retrans_out -= 1
+                self._deliver(sack, now, newest)
+                if sack > self.highest_sacked:
+                    self.highest_sacked = sack
+        # cumulative acknowledgement
+        if ack > s.snd_una:
+            if ack > s.snd_max:
+                ack = s.snd_max
+            seq = s.snd_una
+            while seq < ack:
+                i = seq & self.mask
+                f = self.flags[i]
+                if f & SACKED:
+                    self.sacked_out -= 1
+                else:
+                    if f & LOST:
+                        self.lost_out -= 1
+                    self._deliver(seq, now, newest)
+                if f & RETX and not (f & SACKED):
+                    self.retrans_out -= 1
+                self.flags[i] = 0
+                seq += 1
+            acked = ack - s.snd_una
+            s.snd_una = ack
+            if s.snd_nxt < ack:
+                s.snd_nxt = ack
+            self.rto_deadline = now + self.rto.rto if s.snd_una < s.snd_max else INFINITY
+        if rs.delivered == 0 and acked == 0:
+            return 0                                   # nothing new: a pure duplicate
+        if acked > 0:
+            # RTT from the echoed timestamp, on ACKs that advance snd_una only (as Linux): while
+            # a hole is open the receiver echoes an old TS.Recent (RFC 7323), which would inflate it
+            rtt = now - echo_ts
+            self.rto.sample(rtt)
+            s.last_rtt = rtt
+            s.srtt = self.rto.srtt
+            if s.min_rtt < 0 or rtt < s.min_rtt:
+                s.min_rtt = rtt
+            self.srtt_sum += s.srtt
+            self.rtt_samples += 1
+        self._mark_losses()
+        if newest[0] >= 0 and self.rq_count > 0:
+            self._detect_lost_retransmissions(newest[0])
+        # delivery-rate sample
+        if newest[0] >= 0:
+            rs.interval = max(newest[1], now - newest[2])        # max(send, ack elapsed)
+            if rs.interval > 0:
+                rs.delivery_rate = (s.delivered - rs.prior_delivered) / rs.interval
+        self.delivered_time = now
+        rs.acked = acked
+        rs.rtt = rtt
+        rs.now = now
+        rs.prior_in_flight = prior_in_flight
+        s.in_flight = self.in_flight()
+        rs.in_flight = s.in_flight
+        self.cc.pkts_acked(s, rs)
+        # recovery state machine
+        if s.ca_state == CA_RECOVERY or s.ca_state == CA_LOSS:
+            if s.snd_una >= s.recover:
+                if s.ca_state == CA_RECOVERY:
+                    s.cwnd = s.ssthresh
+                self._set_state(CA_OPEN)
+                self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
+        if s.ca_state == CA_OPEN and self.lost_out > 0:
+            s.in_flight = prior_in_flight
+            s.ssthresh = self.cc.ssthresh(s)
+            s.in_flight = self.in_flight()
+            self._set_state(CA_RECOVERY)
+            s.recover = s.snd_max
+            self.prr_delivered = 0
+            self.prr_out = 0
+            self.recover_fs = prior_in_flight
+            self.recoveries += 1
+        if s.ca_state == CA_RECOVERY and not self.cc.owns_cwnd:
+            # proportional rate reduction (RFC 6937), slow-start reduction bound
+            self.prr_delivered += rs.delivered
+            if s.in_flight > s.ssthresh:
+                sndcnt = <long long>ceil(self.prr_delivered * s.ssthresh / max(self.recover_fs, 1)) \
+                    - self.prr_out
+            else:
+                sndcnt = min(<long long>s.ssthresh - s.in_flight,
+                             max(self.prr_delivered - self.prr_out, rs.delivered) + 1)
+            if sndcnt < 0:
+                sndcnt = 0
+            s.cwnd = s.in_flight + sndcnt
+            if s.cwnd < 1.0:
+                s.cwnd = 1.0
+        if self.cc.owns_cwnd:
+            self.cc.cong_control(s, rs)
+        elif (s.ca_state == CA_OPEN or s.ca_state == CA_LOSS) and rs.delivered > 0:
+            # growth counts packets newly delivered (Linux's acked_sacked), not the cumulative
+            # jump over packets SACKed earlier; in LOSS this is slow start from one packet
+            self.cc.cong_avoid(s, rs.delivered)
+        if s.cwnd < self.min_cwnd:
+            self.min_cwnd = s.cwnd
+        return 1
+
+    cdef int on_timeout(self, double now) except -1:
+        cdef TcpState s = self.s
+        cdef long long seq, i
+        s.now = now
+        s.in_flight = self.in_flight()
+        s.ssthresh = self.cc.ssthresh(s)
+        self._set_state(CA_LOSS)
+        self.cc.cwnd_event(s, CA_EVENT_LOSS)
+        s.cwnd = 1.0
+        s.recover = s.snd_max
+        # every outstanding packet not SACKed is now lost and eligible for retransmission
+        self.retrans_out = 0
+        seq = s.snd_una
+        while seq < s.snd_max:
+            i = seq & self.mask
+            if not (self.flags[i] & SACKED):
+                if not (self.flags[i] & LOST):
+                    s.lost += 1
+                self.flags[i] = LOST
+            seq += 1
+        self.lost_out = (s.snd_max - s.snd_una) - self.sacked_out
+        self.retx_scan = s.snd_una
+        self.loss_scan = s.snd_una
+        self.rq_count = 0
+        self.timeouts += 1
+        self.rto.backoff()
+        self.rto_deadline = now + self.rto.rto
+        self.next_send_time = now
+        return 0
+
+    # Python access for unit tests
+    def send_one(self, double now):
+        if not self.can_send(now):
+            return -1
+        return self.next_segment(now)
+
+    def ack(self, long long ack, long long sack=-1, double echo_ts=0.0, double now=0.0):
+        return self.on_ack(ack, sack, echo_ts, now)
+
+    def timeout(self, double now):
+        self.on_timeout(now)
+
+    @property
+    def pipe(self):
+        return self.in_flight()
