@@ -44,6 +44,7 @@ cdef class Dumbbell:
     cdef double[::1] rto_scheduled, delack_scheduled, pace_scheduled
     cdef long long[::1] data_drops
     cdef list samples
+    cdef long long acks_sent
 
     def __init__(self, str key, list controllers, double bottleneck_bps, double bottleneck_delay,
                  long buffer_pkts, double access_bps=10e9, double access_delay=1e-5,
@@ -106,6 +107,7 @@ cdef class Dumbbell:
     cdef void send_ack(self, int flow, SackReceiver rcv, double now) except *:
         cdef int pid = self.net.new_packet(flow, PKT_ACK, rcv.rcv_nxt, rcv.ack_sack, rcv.ack_ts,
                                            self.ack_size)
+        self.acks_sent += 1
         if not self.net.send(pid, now):
             self.net.free_packet(pid)
 
@@ -230,6 +232,6 @@ cdef class Dumbbell:
                 "mean_srtt_ms": 1e3 * snd.srtt_sum / snd.rtt_samples if snd.rtt_samples else float("nan"),
                 "final_cwnd": snd.s.cwnd,
             })
-        return {"flows": flows, "samples": self.samples, "end_time": now,
+        return {"flows": flows, "samples": self.samples, "end_time": now, "acks": self.acks_sent,
                 "events": self.events.pushed,
                 "bottleneck": self.net.link_stats(self.bottleneck_fwd)}

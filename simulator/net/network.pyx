@@ -196,3 +196,23 @@ cdef class Network:
         if self._enqueue(self.route_links[self.route_start[r] + p.hop], pid, now):
             return -1
         return 0
+
+    # Python access for unit tests (a model drives these through the cdef methods)
+    def py_send(self, int flow, int kind, long long seq, double now, int size):
+        cdef int pid = self.new_packet(flow, kind, seq, -1, now, size)
+        if self.send(pid, now):
+            return 1
+        self.free_packet(pid)
+        return 0
+
+    def py_link_done(self, int link, double now):
+        self.link_done(link, now)
+
+    def py_arrive(self, int pid, double now):
+        cdef int r = self.arrive(pid, now)
+        if r == 0:
+            self.free_packet(pid)
+        return r
+
+    def py_free(self, int pid):
+        self.free_packet(pid)

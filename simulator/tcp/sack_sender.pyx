@@ -142,7 +142,8 @@ cdef class SackSender:
             self.first_sent_time = self.sent_time[i]
 
     cdef void _mark_losses(self) noexcept:
-        """RFC 6675 IsLost, as a forward scan: a hole with DupThresh SACKed packets above it."""
+        """RFC 6675 IsLost as a forward (FACK-style) scan: a hole DupThresh packets below the
+        highest SACKed one is lost.  Exact for FIFO paths, which never reorder packets."""
         cdef long long limit = self.highest_sacked - DUPTHRESH + 1
         cdef long long i
         if self.loss_scan < self.s.snd_una:
@@ -256,10 +257,12 @@ cdef class SackSender:
         rs.in_flight = s.in_flight
         self.cc.pkts_acked(s, rs)
         # recovery state machine
+        cdef bint ended_recovery = False
         if s.ca_state == CA_RECOVERY or s.ca_state == CA_LOSS:
             if s.snd_una >= s.recover:
                 if s.ca_state == CA_RECOVERY:
                     s.cwnd = s.ssthresh
+                    ended_recovery = True         # the window does not grow on this ACK
                 self._set_state(CA_OPEN)
                 self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
         if s.ca_state == CA_OPEN and self.lost_out > 0:
@@ -288,7 +291,8 @@ cdef class SackSender:
                 s.cwnd = 1.0
         if self.cc.owns_cwnd:
             self.cc.cong_control(s, rs)
-        elif (s.ca_state == CA_OPEN or s.ca_state == CA_LOSS) and rs.delivered > 0:
+        elif (s.ca_state == CA_OPEN or s.ca_state == CA_LOSS) and rs.delivered > 0 \
+                and not ended_recovery:
             # growth counts packets newly delivered (Linux's acked_sacked), not the cumulative
             # jump over packets SACKed earlier; in LOSS this is slow start from one packet
             self.cc.cong_avoid(s, rs.delivered)

@@ -1,0 +1,36 @@
+"""Packet-network speed: simulated packets (data + ACK) and events per wall-clock second.
+
+The issue's reference runs: 100 Mbit/s, 20 ms, 5-BDP bottleneck, 20 s, single-flow CUBIC, and
+the same with 5 flows.  Prints figures; not a test.
+    python benchmarks/network_speed.py [--duration 20] [--repeat 3]
+"""
+import argparse
+import time
+
+import simulator
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--duration", type=float, default=20.0, help="simulated seconds per run")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    args = ap.parse_args()
+    print(f"simulator {simulator.__version__}: dumbbell 100 Mbit/s, 20 ms, 5 BDP, "
+          f"{args.duration:g} s simulated, best of {args.repeat}")
+    print(f"{'run':<24}{'wall s':>8}{'packets/s':>14}{'events/s':>14}")
+    for alg, flows in [("cubic", 1), ("cubic", 5), ("newreno", 1), ("qtcolfair", 5), ("bbr", 1)]:
+        p = {"model": "dumbbell", "algorithm": alg, "flows": flows, "duration": args.duration,
+             "warmup": 0.0}
+        best, m = float("inf"), None
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            m = simulator.run(p, 1)["metrics"]
+            best = min(best, time.perf_counter() - t0)
+        # each data packet is acknowledged about every second packet (delayed ACKs)
+        packets = m["sent"] + m["acks"]
+        print(f"{alg + ' x' + str(flows):<24}{best:>8.3f}{packets / best:>14,.0f}"
+              f"{m['events'] / best:>14,.0f}")
+
+
+if __name__ == "__main__":
+    main()

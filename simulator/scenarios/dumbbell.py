@@ -1,0 +1,146 @@
+"""The QtColFair paper's dumbbell scenario: study parameters -> built network -> summary metrics.
+
+Parameters (defaults in DEFAULTS; the authors' values, shared/reference/qtcolfair-model.md):
+algorithm (newreno, cubic, bbr, vegas, qtcol, qtcolfair), alpha (qtcol*), flows, buffer_bdp
+(bottleneck buffer as a multiple of the BDP) or buffer_pkts, bottleneck_mbps, delay_ms
+(bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the
+"_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval.
+"""
+import math
+
+import numpy as np
+
+from simulator.core.rng import Stream
+
+MSS = 1448                      # payload bytes; 1502 bytes on the wire with headers and framing
+WIRE = 1502
+ACK_WIRE = 66
+DEFAULTS = {"alpha": 1.2, "flows": 1, "buffer_bdp": 5, "buffer_pkts": None, "bottleneck_mbps": 100.0,
+            "delay_ms": 20.0, "access_gbps": 10.0, "access_delay_ms": 0.01, "duration": 100.0,
+            "warmup": 10.0, "change": "static", "sample_interval": 0.1, "start_interval": 0.1,
+            "hystart": True, "trace": False}
+ALGORITHMS = ("newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
+CHANGES = ("static", "bandwidth", "delay")
+# the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
+AUTHOR_BUFFERS = {0.003: 1, 0.05: 17, 0.1: 34, 0.25: 86, 0.5: 172, 0.75: 259, 1: 345, 2: 690,
+                  3: 1036, 4: 1381, 5: 1727, 6: 2072, 8: 2763, 10: 3454}
+
+
+def bdp_packets(p):
+    base_rtt = 2 * (p["delay_ms"] + 2 * p["access_delay_ms"]) / 1e3
+    return p["bottleneck_mbps"] * 1e6 * base_rtt / (8 * MSS)
+
+
+def buffer_packets(p):
+    if p["buffer_pkts"] is not None:
+        return int(p["buffer_pkts"])
+    x = float(p["buffer_bdp"])
+    return AUTHOR_BUFFERS.get(x, max(1, round(x * bdp_packets(p))))
+
+
+def schedule(p):
+    """The paper's link changes: bandwidth 100 -> 25 (25 s) -> 500 Mbps (50 s); delay 20 -> 40
+    (25 s) -> 20 ms (50 s)."""
+    if p["change"] == "bandwidth":
+        return [(25.0, "rate", 25e6), (50.0, "rate", 500e6)]
+    if p["change"] == "delay":
+        return [(25.0, "delay", 0.040), (50.0, "delay", p["delay_ms"] / 1e3)]
+    return []
+
+
+def controller(p, flow, key):
+    from simulator.tcp.cc import aimd, bbr, cubic, hystart, qtcol, vegas
+    a = p["algorithm"]
+    if a == "newreno":
+        return aimd.RenoGrowth("newreno")
+    if a == "cubic":
+        return cubic.Cubic(hystart=hystart.make() if p["hystart"] else False)
+    if a == "bbr":
+        # the PROBE_BW start phase is random in BBR: drawn from this run's own stream
+        phase = int(Stream(key, f"bbr-phase-{flow}").draw_uniform() * 7)
+        return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase])
+    if a == "vegas":
+        return vegas.make()
+    return qtcol.make(alpha=float(p["alpha"]), fair=(a == "qtcolfair"))
+
+
+def params_with_defaults(params):
+    p = dict(DEFAULTS)
+    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
+    if p.get("algorithm") not in ALGORITHMS:
+        raise ValueError(f"algorithm {p.get('algorithm')!r} unknown for model dumbbell; "
+                         f"allowed: {', '.join(ALGORITHMS)}")
+    if p["change"] not in CHANGES:
+        raise ValueError(f"change {p['change']!r} unknown; allowed: {', '.join(CHANGES)}")
+    if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
+        raise ValueError("need flows >= 1, duration > 0 and 0 <= warmup < duration "
+                         f"(got {p['flows']}, {p['duration']}, {p['warmup']})")
+    return p
+
+
+def run(params, key):
+    from simulator.models.dumbbell import Dumbbell
+    p = params_with_defaults(params)
+    n = int(p["flows"])
+    sim = Dumbbell(key, [controller(p, i, key) for i in range(n)], p["bottleneck_mbps"] * 1e6,
+                   p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
+                   p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
+                   float(p["sample_interval"]), WIRE, ACK_WIRE, schedule(p))
+    out = sim.run()
+    return summarize(p, out)
+
+
+def jain(x):
+    x = np.asarray(x, dtype=float)
+    return float(x.sum() ** 2 / (len(x) * (x ** 2).sum())) if (x ** 2).sum() > 0 else float("nan")
+
+
+def summarize(p, out):
+    """Metrics both as the authors compute them (cumulative from t=0, at the sender) and with the
+    warm-up excluded (at the receivers); distributions are time-weighted (fixed-interval samples)."""
+    n, now, cap = int(p["flows"]), out["end_time"], p["bottleneck_mbps"]
+    s = np.array(out["samples"], dtype=float)             # t, queue, then 4 columns per flow
+    t = s[:, 0]
+    cwnd, infl, srtt, deliv = (s[:, 2 + k::4] for k in range(4))
+    flows = out["flows"]
+    warm = t >= p["warmup"]
+    i0 = int(np.argmax(warm))
+    delivered_warm = deliv[-1] - deliv[i0]
+    span = t[-1] - t[i0]
+    rtt = srtt[warm][srtt[warm] > 0] * 1e3
+    tot_infl = infl[warm].sum(axis=1)
+    sent = sum(f["sent"] for f in flows)
+    per_flow_avg = [f["goodput_receiver_mbps"] for f in flows]
+    m = {
+        "goodput_mbps": sum(f["goodput_sender_mbps"] for f in flows),          # the authors' way
+        "utilization": sum(f["goodput_sender_mbps"] for f in flows) / cap,
+        "goodput_warm_mbps": delivered_warm.sum() * 8 * MSS / span / 1e6 if span > 0 else float("nan"),
+        "median_rtt_ms": float(np.median(rtt)) if rtt.size else float("nan"),
+        "p05_rtt_ms": float(np.percentile(rtt, 5)) if rtt.size else float("nan"),
+        "p95_rtt_ms": float(np.percentile(rtt, 95)) if rtt.size else float("nan"),
+        "mean_rtt_ms": float(np.mean(rtt)) if rtt.size else float("nan"),
+        "median_inflight": float(np.median(tot_infl)) if tot_infl.size else float("nan"),
+        "p05_inflight": float(np.percentile(tot_infl, 5)) if tot_infl.size else float("nan"),
+        "p95_inflight": float(np.percentile(tot_infl, 95)) if tot_infl.size else float("nan"),
+        "loss_drop_ratio": sum(f["drops"] for f in flows) / sent if sent else 0.0,
+        "plr": sum(f["retransmitted"] for f in flows) / sent if sent else 0.0,   # authors' PLR
+        "jain": jain(per_flow_avg) if n > 1 else 1.0,
+        "timeouts": sum(f["timeouts"] for f in flows),
+        "sent": sent, "acks": out["acks"], "end_time": now, "events": out["events"],
+        "buffer_pkts": buffer_packets(p), "bdp_pkts": bdp_packets(p),
+    }
+    m["utilization_warm"] = m["goodput_warm_mbps"] / cap
+    m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
+    result = {"metrics": m}
+    if p["trace"]:
+        tput = np.diff(deliv, axis=0, prepend=deliv[:1]) * 8 * MSS / p["sample_interval"] / 1e6
+        cum = np.where(t[:, None] > 0, deliv * 8 * MSS / np.maximum(t[:, None], 1e-9) / 1e6, 0)
+        trace = {"t": t.tolist(), "queue": s[:, 1].tolist(),
+                 "jain": [jain(row) if row.sum() > 0 else float("nan") for row in cum]}
+        for i in range(n):
+            trace[f"cwnd_{i}"] = cwnd[:, i].tolist()
+            trace[f"inflight_{i}"] = infl[:, i].tolist()
+            trace[f"srtt_ms_{i}"] = (srtt[:, i] * 1e3).tolist()
+            trace[f"throughput_mbps_{i}"] = tput[:, i].tolist()
+        result["trace"] = trace
+    return result

@@ -1,0 +1,41 @@
+"""The dumbbell scenario end to end: utilisation, the QtCol operating point, fairness, schedules."""
+import pytest
+
+import simulator
+
+
+def run(**kw):
+    p = {"model": "dumbbell", "algorithm": "newreno", "flows": 1, "duration": 20, "warmup": 5}
+    p.update(kw)
+    return simulator.run(p, 1)
+
+
+def test_newreno_fills_a_5_bdp_pipe():
+    m = run()["metrics"]
+    assert 0.9 < m["utilization_warm"] <= 0.965      # ceiling: 1448 of 1502 wire bytes
+    assert m["plr"] > 0                              # it must overflow the buffer to back off
+
+
+def test_qtcol_holds_alpha_bdp_in_flight_and_alpha_base_rtt():
+    for alpha in (1.2, 1.5):
+        m = run(algorithm="qtcol", alpha=alpha)["metrics"]
+        assert m["median_inflight"] == pytest.approx(alpha * m["bdp_pkts"], rel=0.05)
+        assert m["median_rtt_ms"] == pytest.approx(alpha * 40.04, rel=0.05)
+
+
+def test_bandwidth_change_schedule_is_applied():
+    tr = run(algorithm="qtcolfair", duration=60, change="bandwidth", trace=True)["trace"]
+    t, tput = tr["t"], tr["throughput_mbps_0"]
+    during = [x for s, x in zip(t, tput) if 35 <= s < 50]
+    assert max(during) < 26                           # 25 Mbps between 25 s and 50 s
+
+
+def test_five_flows_share_fairly_under_qtcolfair():
+    m = run(algorithm="qtcolfair", flows=5, duration=60)["metrics"]
+    assert m["jain"] > 0.9
+
+
+def test_same_seed_same_result_and_bad_names_rejected():
+    assert run(algorithm="bbr") == run(algorithm="bbr")
+    with pytest.raises(ValueError, match="allowed: newreno, cubic, bbr, vegas, qtcol, qtcolfair"):
+        run(algorithm="reno2")

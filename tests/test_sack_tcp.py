@@ -1,0 +1,92 @@
+"""SACK sender scoreboard (RFC 6675 loss marking, PRR, RTO, RACK-style lost retransmissions)
+and the delayed-ACK receiver, driven by hand."""
+import math
+
+import pytest
+
+from simulator.tcp.cc.aimd import RenoGrowth
+from simulator.tcp.cc.base import LOSS, OPEN, RECOVERY
+from simulator.tcp.rto import RtoEstimator
+from simulator.tcp.sack_receiver import SackReceiver
+from simulator.tcp.sack_sender import SackSender
+
+
+def sender(cwnd=10.0):
+    return SackSender(RenoGrowth("newreno"), RtoEstimator(1.0, 1.0), cwnd)
+
+
+def send_all(snd, now=0.0):
+    out = []
+    while (seq := snd.send_one(now)) >= 0:
+        out.append(seq)
+    return out
+
+
+def test_initial_window_then_slow_start_by_delivered_packets():
+    snd = sender()
+    assert send_all(snd) == list(range(10))
+    assert snd.ack(2, -1, 0.0, 0.05) == 1           # 2 delivered: cwnd 10 -> 12
+    assert snd.s.cwnd == 12.0 and snd.s.srtt == pytest.approx(0.05)
+    assert send_all(snd, 0.05) == list(range(10, 14))
+
+
+def test_three_sacks_above_a_hole_mark_it_lost_and_start_prr_recovery():
+    snd = sender()
+    send_all(snd)
+    for k, sacked in enumerate([1, 2, 3]):           # packet 0 lost; 1..3 arrive out of order
+        snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+    assert snd.lost_out == 1 and snd.sacked_out == 3
+    assert snd.s.ca_state == RECOVERY
+    assert snd.s.ssthresh == 4.0                     # max(pipe/2, 2), pipe 8 before this ACK (ns-3)
+    assert snd.pipe == 10 - 3 - 1                    # (snd_max - una) - sacked - lost + retx
+    assert snd.send_one(0.06) == 0                   # the hole is retransmitted first
+    assert snd.retransmitted == 1
+
+
+def test_recovery_ends_with_cwnd_at_ssthresh_when_recover_is_acked():
+    snd = sender()
+    send_all(snd)
+    for k, sacked in enumerate([1, 2, 3]):
+        snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+    send_all(snd, 0.06)
+    snd.ack(10, -1, 0.06, 0.11)
+    assert snd.s.ca_state == OPEN and snd.s.cwnd == 4.0     # = ssthresh; no growth on this ACK
+
+
+def test_timeout_marks_everything_unsacked_lost_and_restarts_from_one():
+    snd = sender()
+    send_all(snd)
+    snd.ack(0, 4, 0.0, 0.05)
+    snd.timeout(1.0)
+    assert (snd.s.cwnd, snd.s.ca_state, snd.timeouts) == (1.0, LOSS, 1)
+    assert snd.lost_out == 9 and snd.pipe == 0
+    assert snd.send_one(1.0) == 0 and snd.send_one(1.0) == -1
+    assert snd.rto.rto == 2.0
+
+
+def test_lost_retransmission_is_detected_when_a_later_packet_arrives():
+    snd = sender()
+    send_all(snd)
+    for k, sacked in enumerate([1, 2, 3]):
+        snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+    assert snd.send_one(0.10) == 0                   # retransmission of 0 (it will be lost too)
+    snd.s.cwnd = 20.0                                 # room for new data
+    new = snd.send_one(0.20)                          # a new packet sent well after it
+    assert new == 10
+    assert snd.retrans_out == 1
+    snd.ack(0, new, 0.0, 0.30)                        # the new packet is SACKed first
+    assert snd.retrans_out == 0                       # the retransmission of 0 is lost again
+    assert snd.send_one(0.30) == 0                   # so 0 goes out again, before anything else
+
+
+def test_receiver_delays_acks_and_reports_out_of_order_at_once():
+    rcv = SackReceiver(2, 0.2)
+    assert rcv.receive(0, 0.0, 0.0) is False          # first in-order packet: wait
+    assert rcv.delack_deadline == pytest.approx(0.2)
+    assert rcv.receive(1, 0.001, 0.001) is True       # second: ACK now
+    assert (rcv.rcv_nxt, rcv.ack_ts) == (2, 0.0)      # echoes the first packet's timestamp
+    assert rcv.receive(3, 0.002, 0.002) is True and rcv.ack_sack == 3
+    assert rcv.receive(2, 0.003, 0.003) is True and rcv.rcv_nxt == 4   # hole filled: at once
+    assert rcv.receive(4, 0.004, 0.004) is False
+    assert rcv.delack_timer(0.1) is False and rcv.delack_timer(0.205) is True
+    assert math.isinf(rcv.delack_deadline)
