@@ -4,6 +4,14 @@
 #   snakemake --cores all tables                 # simulations and tables only
 # config/config.yaml says which studies run; config/studies/*.yaml define their grids.
 
+from snakemake.exceptions import WorkflowError
+from simulator.study import config_file_error
+
+# A broken config/config.yaml gets a message naming the file (snakemake's own would not).
+if error := config_file_error("config/config.yaml"):
+    raise WorkflowError(error)
+
+
 configfile: "config/config.yaml"
 
 

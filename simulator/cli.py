@@ -3,7 +3,7 @@
     python -m simulator run STUDY.yaml --point algorithm=reno --point lambda=5 ... --seed 1
     python -m simulator batch STUDY.yaml --point-path variant~standard/algorithm~reno/lambda~5 \
         --seeds 1-10 --out results/runs/.../seeds~1-10.jsonl
-    python -m simulator validate config/studies/*.yaml
+    python -m simulator validate config/studies/*.yaml config/config.yaml
     python -m simulator points STUDY.yaml
 
 Errors in the study or the arguments exit with status 2 and a one-paragraph message.
@@ -22,7 +22,17 @@ from pathlib import Path
 
 import yaml
 
-from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.study import (
+    Point,
+    Study,
+    StudyError,
+    format_value,
+    is_config_file,
+    load_study,
+    nearest,
+    point_from_path,
+    validate_config_file,
+)
 
 
 @lru_cache(maxsize=None)
@@ -154,6 +164,11 @@ def cmd_batch(args) -> int:
 
 def cmd_validate(args) -> int:
     for f in args.files:
+        if is_config_file(f):
+            studies = validate_config_file(f)
+            print(f"ok  {f}: workflow config, {len(studies)} studies, "
+                  f"{sum(len(s.points()) for s in studies)} points")
+            continue
         s = load_study(f)
         print(f"ok  {f}: study {s.name}, {len(s.points())} points")
     return 0
@@ -184,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", required=True, help="output .jsonl, written atomically")
     b.set_defaults(func=cmd_batch)
 
-    v = sub.add_parser("validate", help="validate study files (exit 2 on the first error)")
+    v = sub.add_parser("validate", help="validate study files or workflow config files (exit 2 on the first error)")
     v.add_argument("files", nargs="+")
     v.set_defaults(func=cmd_validate)
 

@@ -124,7 +124,38 @@ def load_schema() -> dict:
     return schema
 
 
-def _schema_message(err: jsonschema.ValidationError) -> str:
+def _describe(schema: dict) -> str:
+    """Allowed values of a schema node, in words: 'integers >= 1', 'numbers > 0 or null', 'none, reno'."""
+    if "enum" in schema:
+        return _allowed(schema["enum"])
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else list(types)
+    plural = {"number": "numbers", "integer": "integers", "string": "strings", "boolean": "true or false",
+              "array": "a list", "object": "a mapping", "null": "null"}
+    main = [plural.get(t, t) for t in types if t != "null"]
+    text = " or ".join(main) or "values"
+    if "exclusiveMinimum" in schema:
+        text += f" > {schema['exclusiveMinimum']}"
+    if "minimum" in schema:
+        text += f" >= {schema['minimum']}"
+    if "null" in types:
+        text += " or null"
+    if schema.get("description"):
+        text += f" ({schema['description']})"
+    return text
+
+
+def _resolve(node: dict, root: dict | None) -> dict:
+    """Follow a local '$ref' ('#/$defs/param/K') within root."""
+    ref = node.get("$ref", "") if isinstance(node, dict) else ""
+    if root is None or not ref.startswith("#/"):
+        return node
+    for part in ref[2:].split("/"):
+        root = root[part]
+    return root
+
+
+def _schema_message(err: jsonschema.ValidationError, root: dict | None = None) -> str:
     where = key_path(err.absolute_path)
     v, val = err.validator, err.instance
     if v == "additionalProperties":
@@ -140,22 +171,47 @@ def _schema_message(err: jsonschema.ValidationError) -> str:
     if v == "type":
         expected = err.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return f"{where}: {val!r} is a {type(val).__name__}, expected a {expected}"
+        shown = "empty" if val is None else f"a {type(val).__name__}"
+        return f"{where}: {val!r} is {shown}, expected a {expected}; allowed values: {_describe(err.schema)}"
     if v in ("exclusiveMinimum", "minimum"):
-        op = ">" if v == "exclusiveMinimum" else ">="
-        return f"{where}: {val!r} is out of range; allowed values: numbers {op} {err.validator_value}"
+        return f"{where}: {val!r} is out of range; allowed values: {_describe(err.schema)}"
     if v == "required":
         missing = [k for k in err.validator_value if k not in val]
         return f"{where}: missing required key(s) {', '.join(map(repr, missing))}; required keys: {', '.join(err.validator_value)}"
     if v == "minItems":
-        return f"{where}: empty list; give at least {err.validator_value} value(s)"
+        return f"{where}: empty list; give at least {err.validator_value} value(s); allowed values: {_describe(_resolve(err.schema.get('items', {}), root))}"
     if v == "minProperties":
-        return f"{where}: empty mapping; give at least {err.validator_value} key(s)"
+        allowed = list(err.schema.get("properties", {}))
+        keys = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
+        return f"{where}: empty mapping; give at least {err.validator_value} key(s){keys}"
     if v == "uniqueItems":
-        return f"{where}: values repeat in {val!r}; each grid value must appear once"
+        return f"{where}: values repeat in {val!r}; each value must appear once"
     if v == "pattern":
-        return f"{where}: {val!r} must match {err.validator_value} (letters, digits, underscore)"
+        return f"{where}: {val!r} is not allowed; allowed values: names of letters, digits and underscores ({err.validator_value})"
+    if v == "minLength":
+        return f"{where}: empty string; allowed values: non-empty text"
     return f"{where}: {err.message}"
+
+
+def read_yaml_mapping(path, what: str = "study") -> dict:
+    """The YAML mapping in ``path``; StudyError naming the file for a missing, empty, broken or non-mapping file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise StudyError(f"{path}: {what} file not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise StudyError(f"{path}: cannot read the {what} file: {e}") from None
+    try:
+        doc = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        raise StudyError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
+    keys = ("study, paper, title, model, grid, ..." if what == "study" else "studies, study_dir, profile, profiles, ...")
+    if doc is None:
+        raise StudyError(f"{path}: (top level): the {what} file is empty; expected a mapping of keys ({keys})")
+    if not isinstance(doc, dict):
+        raise StudyError(f"{path}: (top level): expected a mapping of keys ({keys}), got a {type(doc).__name__}")
+    return doc
 
 
 # --------------------------------------------------------------------------- model
@@ -251,19 +307,13 @@ def point_from_path(study: Study, path: str) -> Point:
 def load_study(path) -> Study:
     """Read, validate and return the study in ``path``; raises StudyError."""
     path = Path(path)
-    try:
-        doc = yaml.load(path.read_text(), Loader=_Loader)
-    except FileNotFoundError:
-        raise StudyError(f"{path}: study file not found") from None
-    except yaml.YAMLError as e:
-        raise StudyError(f"{path}: not valid YAML: {e}") from None
-    if not isinstance(doc, dict):
-        raise StudyError(f"{path}: (top level): expected a mapping of keys (study, paper, title, model, grid, ...), got {type(doc).__name__}")
+    doc = read_yaml_mapping(path, "study")
 
-    validator = jsonschema.Draft202012Validator(load_schema())
+    schema = load_schema()
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        raise StudyError("\n".join(f"{path}: {_schema_message(e)}" for e in errors))
+        raise StudyError("\n".join(f"{path}: {_schema_message(e, schema)}" for e in errors))
 
     study = Study(
         name=doc["study"],
@@ -329,3 +379,115 @@ def _check_semantics(s: Study) -> None:
             )
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
+
+
+# --------------------------------------------------------------------------- workflow config
+CONFIG_SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+
+
+def find_config_schema(start) -> Path | None:
+    """workflow/schemas/config.schema.yaml in ``start`` or one of its parents (the repository root)."""
+    start = Path(start).resolve()
+    for d in [start, *start.parents]:
+        if (d / CONFIG_SCHEMA).exists():
+            return d / CONFIG_SCHEMA
+    return None
+
+
+def _config_errors(doc: dict, schema: dict, partial: bool) -> list:
+    if partial:  # one file of several: keys may come from another file
+        schema = {k: v for k, v in schema.items() if k != "required"}
+    validator = jsonschema.Draft202012Validator(schema)
+    return sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+
+
+def check_config(config: dict, files, schema_path, overrides=None, base_dir=".") -> None:
+    """Check the workflow config before any job starts; StudyError naming the file, key and allowed values.
+
+    ``files`` are the config files in merge order (config/config.yaml, then each --configfile),
+    ``overrides`` the ``--config KEY=VALUE`` values, ``config`` the merged result; study_dir is
+    relative to ``base_dir`` (the working directory of the workflow).
+    """
+    files = [Path(f) for f in files]
+    overrides = dict(overrides or {})
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    docs = {f: read_yaml_mapping(f, "config") for f in files}
+    for f, doc in docs.items():  # each file alone, so the message names the file holding the mistake
+        errors = _config_errors(doc, schema, partial=len(files) > 1)
+        if errors:
+            raise StudyError("\n".join(f"{f}: {_schema_message(e, schema)}" for e in errors))
+
+    def source(key) -> str:
+        if key in overrides:
+            return "--config"
+        holders = [str(f) for f in files if key in docs[f]]
+        return holders[-1] if holders else " + ".join(map(str, files)) or "config"
+
+    errors = _config_errors(config, schema, partial=False)
+    if errors:
+        e = errors[0]
+        key = e.absolute_path[0] if e.absolute_path else None
+        raise StudyError("\n".join(f"{source(key) if key else source(None)}: {_schema_message(e, schema)}" for e in errors))
+
+    profiles = config["profiles"]
+    profile = config.get("profile", "default")
+    if profile not in profiles:
+        raise StudyError(f"{source('profile')}: profile: {profile!r} is not a profile{nearest(profile, profiles)}; "
+                         f"allowed values (keys of profiles): {', '.join(profiles)}")
+    study_dir = Path(config.get("study_dir", "config/studies"))
+    full_dir = study_dir if study_dir.is_absolute() else Path(base_dir) / study_dir
+    if not full_dir.is_dir():
+        raise StudyError(f"{source('study_dir')}: study_dir: directory {str(study_dir)!r} not found; "
+                         f"allowed values: a directory of study YAML files, e.g. 'config/studies'")
+    available = sorted(p.stem for p in full_dir.glob("*.yaml"))
+    for i, name in enumerate(config["studies"]):
+        if name not in available:
+            raise StudyError(
+                f"{source('studies')}: studies[{i}]: no study file {str(study_dir / (name + '.yaml'))!r}"
+                f"{nearest(name, available)}; allowed values (files in {study_dir}): {', '.join(available) or '(none)'}"
+            )
+
+
+def validate_config_file(path) -> list:
+    """``python -m simulator validate config/config.yaml``: check the config alone and load its enabled studies.
+
+    Returns the loaded studies. Paths in the config are relative to the repository root (the folder
+    holding workflow/schemas), as for Snakemake.
+    """
+    path = Path(path)
+    schema = find_config_schema(path.parent) or find_config_schema(Path.cwd())
+    if schema is None:
+        raise StudyError(f"{path}: cannot find {CONFIG_SCHEMA} above the file or the working directory")
+    root = schema.parents[2]
+    config = read_yaml_mapping(path, "config")
+    check_config(config, [path], schema, base_dir=root)
+    study_dir = Path(config.get("study_dir", "config/studies"))
+    if not study_dir.is_absolute():
+        study_dir = root / study_dir
+        try:  # name files as the user would type them
+            study_dir = study_dir.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            pass
+    return [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+
+
+def is_config_file(path) -> bool:
+    """A workflow config (top-level `studies:`/`profiles:` and no `study:`) rather than a study file."""
+    try:
+        doc = yaml.load(Path(path).read_text(), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return Path(path).name.startswith("config")
+    if isinstance(doc, dict):
+        return "study" not in doc and bool({"studies", "profiles"} & set(doc))
+    return Path(path).name.startswith("config")
+
+
+def config_file_error(path) -> str:
+    """'' if ``path`` reads as a YAML mapping (or does not exist), else the message naming the file."""
+    if not Path(path).exists():
+        return ""
+    try:
+        read_yaml_mapping(path, "config")
+    except StudyError as e:
+        return str(e)
+    return ""

@@ -58,6 +58,9 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     mm1 = (html / "mm1.html").read_text()
     assert "Table V" in mm1 and "<img" in mm1 and "mathjax" in mm1.lower()
     assert "cdn.jsdelivr" not in mm1  # offline MathJax
+    prov = (html / "provenance.html").read_text()
+    assert "provenance.json" in prov and "git commit" in prov and "simulator version" in prov
+    assert "mm1_lambda" in prov and "1-3" in prov  # per-study table: study, seeds per point
     for nb in ("mm1", "scorecard"):
         assert (repo / f"results/notebooks/{nb}.ipynb").exists()
     assert list((repo / "results/figures/mm1").glob("*.png"))

@@ -1,13 +1,16 @@
-# All seed batches of a study -> one long-format table (and, for trace studies, a trace table).
+# All seed batches of a study -> one long-format table with its provenance record (and, for trace
+# studies, a trace table).
 
 
 rule aggregate:
     input:
         lambda wildcards: get_run_files(wildcards.study),
     output:
-        "results/tables/{study}.csv",
+        table="results/tables/{study}.csv",
+        provenance="results/tables/{study}.provenance.json",
     params:
         kind="table",
+        study_file=get_study_file,
     log:
         "results/logs/aggregate/{study}.log",
     conda:
@@ -36,4 +39,5 @@ rule tables:
     # Convenience target: every table and trace of the enabled studies, no report.
     input:
         get_study_tables(),
+        get_provenance_files(),
         get_trace_tables(),

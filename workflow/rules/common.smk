@@ -2,6 +2,7 @@
 # Everything here runs when the workflow is parsed, i.e. before any job starts:
 # a bad config or study aborts the run with the validation message.
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -10,18 +11,27 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 import simulator
-from simulator.study import StudyError, load_study, nearest, point_from_path
+from simulator.study import StudyError, check_config, load_study, nearest, point_from_path
 
 min_version("9.0")
 
 
 # ----------------------------------------------------------------- config
-validate(config, "../schemas/config.schema.yaml")
-if config["profile"] not in config["profiles"]:
-    raise WorkflowError(
-        f"config: profile: {config['profile']!r} is not a profile{nearest(config['profile'], config['profiles'])}; "
-        f"allowed values: {', '.join(config['profiles'])}"
-    )
+CONFIG_SCHEMA = Path(workflow.current_basedir).parent / "schemas" / "config.schema.yaml"
+
+
+def get_config_files():
+    """Config files in merge order: the Snakefile's configfile, then each --configfile."""
+    cli = [Path(f) for f in workflow.overwrite_configfiles]
+    directive = [Path(f) for f in workflow.configfiles if Path(f).absolute() not in {c.absolute() for c in cli}]
+    return [Path(os.path.relpath(f)) if Path(f).is_absolute() else f for f in directive + cli]
+
+
+try:  # clear messages (file, key, allowed values) before snakemake's own schema check
+    check_config(config, get_config_files(), CONFIG_SCHEMA, overrides=workflow.config_settings.config)
+except StudyError as e:
+    raise WorkflowError(f"invalid workflow config:\n{e}") from None
+validate(config, "../schemas/config.schema.yaml")  # fills in defaults
 N_SEEDS = config["profiles"][config["profile"]]["seeds"]
 STUDY_DIR = Path(config["study_dir"])
 
@@ -78,6 +88,11 @@ def get_papers():
 def get_study_tables(paper=None):
     """results/tables/<study>.csv for enabled studies (only those of `paper` if given)."""
     return [f"results/tables/{n}.csv" for n, s in STUDIES.items() if paper in (None, s.paper)]
+
+
+def get_provenance_files(paper=None):
+    """results/tables/<study>.provenance.json (written with each table) for enabled studies."""
+    return [f"results/tables/{n}.provenance.json" for n, s in STUDIES.items() if paper in (None, s.paper)]
 
 
 def get_trace_tables(paper=None):

@@ -98,6 +98,7 @@ rule book:
         downloads=["results/downloads/mm1", "results/downloads/scorecard"],
         sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
         tables=get_study_tables("mm1"),
+        provenance=get_provenance_files("mm1"),
         script=REPORT_SCRIPTS / "build_book.py",
     output:
         "results/book/_build/html/index.html",
@@ -113,7 +114,7 @@ rule book:
     shell:
         "{params.python} {input.script:q} --src book --out results/book"
         " --notebooks {input.notebooks:q} --downloads {input.downloads:q} --tables {input.tables:q}"
-        " --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
+        " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
 
 
 rule report:

@@ -11,11 +11,20 @@ theta null (no deadline) is written as inf.
 Traces (results/traces/<study>.csv): study, paper, point, <params>, seed, t, cwnd for the
 first `n_seeds` seeds of every point.
 
+Provenance (results/tables/<study>.provenance.json, next to the table): the study file and its
+sha256, the simulator version(s), git commit(s) and Python version(s) recorded by the runs, and per
+grid point its parameters, seeds and run files. No timestamps: the same runs give the same bytes.
+
+Every file is written to a temporary name and renamed into place (os.replace), so a killed job
+never leaves a half-written table.
+
 Run by Snakemake (rules aggregate / traces); importable for tests.
 """
 
+import hashlib
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -117,6 +126,58 @@ def traces(records, n_seeds=3) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def seed_ranges(seeds) -> str:
+    """[1, 2, 3, 5] -> '1-3,5'."""
+    seeds, out = sorted(seeds), []
+    for s in seeds:
+        if out and s == out[-1][1] + 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return ",".join(f"{a}-{b}" if a != b else f"{a}" for a, b in out)
+
+
+def provenance(records, files, study_file=None) -> dict:
+    """What the table was made from: study file, simulator versions, commits, points, seeds, run files."""
+    by_file: dict[str, list] = {}
+    for f in files:
+        with open(f) as fh:
+            for line in fh:
+                if line.strip():
+                    by_file.setdefault(json.loads(line)["point_path"], []).append(str(f))
+    prov = [r.get("provenance", {}) for r in records]
+    first = records[0] if records else {}
+    out = {
+        "study": first.get("study"),
+        "paper": first.get("paper"),
+        "n_runs": len(records),
+        "simulator_version": sorted({p.get("simulator_version", "unknown") for p in prov}),
+        "git_commit": sorted({p.get("git_commit", "unknown") for p in prov}),
+        "python": sorted({p.get("python", "unknown") for p in prov}),
+    }
+    if study_file:
+        out["study_file"] = str(study_file)
+        out["study_file_sha256"] = hashlib.sha256(Path(study_file).read_bytes()).hexdigest()
+    out["points"] = [
+        {"point": path, "params": recs[0]["params"], "seeds": seed_ranges(r["seed"] for r in recs),
+         "run_files": sorted(set(by_file.get(path, [])))}
+        for path, recs in group_by_point(records).items()
+    ]
+    return out
+
+
+def write_atomic(out: Path, write) -> None:
+    """write(tmp_path) then rename to out; the temp file is removed on error."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
 def main(smk) -> None:
     records = read_records(smk.input)
     bad = {r["study"] for r in records} - {smk.wildcards.study}
@@ -127,10 +188,11 @@ def main(smk) -> None:
     else:
         df = table(records)
     out = Path(smk.output[0])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    df.to_csv(tmp, index=False)
-    tmp.replace(out)
+    write_atomic(out, lambda tmp: df.to_csv(tmp, index=False))
+    if "provenance" in smk.output.keys():
+        prov = provenance(records, smk.input, getattr(smk.params, "study_file", None))
+        text = json.dumps(prov, indent=1, sort_keys=True) + "\n"
+        write_atomic(Path(smk.output.provenance), lambda tmp: Path(tmp).write_text(text))
     print(f"{out}: {len(df)} rows from {len(records)} runs", file=sys.stderr)
 
 

@@ -6,6 +6,7 @@ then runs `jupyter-book build` (execution off: the notebooks already carry their
 """
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -48,6 +49,20 @@ def provenance_table(tables) -> str:
     return "\n".join(rows)
 
 
+def run_provenance_table(files) -> str:
+    """Markdown table from results/tables/<study>.provenance.json: what each table was computed from."""
+    rows = ["| study | study file (sha256) | simulator version | git commit | grid points | seeds per point | runs |",
+            "|---|---|---|---|---|---|---|"]
+    for path in files:
+        p = json.loads(Path(path).read_text())
+        seeds = sorted({pt["seeds"] for pt in p["points"]})
+        sha = p.get("study_file_sha256", "")[:12]
+        rows.append(f"| {p['study']} | `{p.get('study_file', '?')}` ({sha}) | {', '.join(p['simulator_version'])} | "
+                    f"{', '.join(f'`{c[:12]}`' for c in p['git_commit'])} | {len(p['points'])} | "
+                    f"{'; '.join(seeds)} | {p['n_runs']} |")
+    return "\n".join(rows)
+
+
 def present_notebook(src: Path, dst: Path):
     """Copy an executed notebook for the book: the template's default parameters are removed,
     papermill's injected parameters and all code are folded away (a click shows them)."""
@@ -68,6 +83,7 @@ def main():
     ap.add_argument("--notebooks", nargs="+", required=True)
     ap.add_argument("--downloads", nargs="*", default=[])
     ap.add_argument("--tables", nargs="*", default=[])
+    ap.add_argument("--provenance", nargs="*", default=[], help="results/tables/<study>.provenance.json files")
     ap.add_argument("--profile", default="default")
     ap.add_argument("--seeds", default="?")
     ap.add_argument("--studies", default="")
@@ -95,6 +111,9 @@ def main():
         f"| built | {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} |",
         f"| Python | {sys.version.split()[0]} |",
         "", "Studies of this chapter, as aggregated:", "", provenance_table(a.tables),
+        "", "What each table was computed from (from `results/tables/<study>.provenance.json`; every run "
+        "record in `results/runs/` also carries its parameters, seed, simulator version and git commit):",
+        "", run_provenance_table(a.provenance),
     ]))
     prov.write_text(text)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -486,9 +487,11 @@ def main(table_paths, trace_paths, reference_path, out, notes_out):
     tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
     traces = pd.concat(tr, ignore_index=True) if tr else None
     card, notes = build(tables, traces, load_reference(reference_path))
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    card.to_csv(out, index=False)
-    notes.to_csv(notes_out, index=False)
+    for frame, path in ((card, Path(out)), (notes, Path(notes_out))):  # atomic: temp file + rename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
     nums = card[card["verdict"].isin(["inside", "outside", "missing"])]
     for v, g in nums.groupby("variant"):
         log.info("%s: %d/%d published numbers inside the per-run range", v, (g.verdict == "inside").sum(), len(g))

@@ -1,0 +1,202 @@
+"""Malformed study and config files: each is rejected before any job starts, by
+`python -m simulator validate` and by real `snakemake -n` / `snakemake --cores 1` runs in a temporary
+copy of the repository, with one message naming the file, the key and the allowed values (and the
+nearest valid name for a misspelling); the results already in that copy are never touched.
+
+The copy first computes results/tables/mm1_lambda.csv of the tiny test config (real run files and
+table); every case then breaks config/test/studies/mm1_lambda.yaml (study cases, run with the tiny
+config) or config/config.yaml (config cases), runs the three commands, and puts the file back.
+"""
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from workflow_copy import TEST_CONFIG, copy_repo, simulator_cli, snakemake, snapshot
+
+STUDY = "config/test/studies/mm1_lambda.yaml"
+CONFIG = "config/config.yaml"
+
+
+def study_case(mutate=None, text=None):
+    return ("study", mutate, text)
+
+
+def config_case(mutate=None, text=None):
+    return ("config", mutate, text)
+
+
+def setkey(*path, value):
+    def f(doc):
+        d = doc
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value
+    return f
+
+
+def delkey(*path):
+    def f(doc):
+        d = doc
+        for k in path[:-1]:
+            d = d[k]
+        del d[path[-1]]
+    return f
+
+
+def rename(*path, to):
+    def f(doc):
+        d = doc
+        for k in path[:-1]:
+            d = d[k]
+        d[to] = d.pop(path[-1])
+    return f
+
+
+# id -> (case, substrings the message must contain besides the file name)
+CASES = {
+    # ---- study files
+    "unknown_algorithm": (study_case(setkey("grid", "algorithm", value=["none", "cubik"])),
+                          ["grid.algorithm[1]", "'cubik'", "did you mean 'cubic'", "allowed values: none, tahoe, reno"]),
+    "unknown_variant": (study_case(setkey("grid", "variant", value=["as_published", "standart"])),
+                        ["grid.variant[1]", "did you mean 'standard'", "allowed values: as_published, standard"]),
+    "unknown_model": (study_case(setkey("model", value="mm2")), ["model", "'mm2'", "allowed values: mm1"]),
+    "misspelled_top_key": (study_case(setkey("seed_per_job", value=2)),
+                           ["seed_per_job", "did you mean 'seeds_per_job'", "allowed keys:"]),
+    "misspelled_grid_key": (study_case(rename("grid", "lambda", to="lamda")),
+                            ["grid.lamda", "did you mean 'lambda'", "allowed keys:"]),
+    "misspelled_fixed_key": (study_case(rename("fixed", "theta", to="thetta")),
+                             ["fixed.thetta", "did you mean 'theta'", "allowed keys:"]),
+    "wrong_type_rate": (study_case(setkey("grid", "lambda", value=["fast", 15])),
+                        ["grid.lambda[0]", "'fast'", "allowed values: numbers > 0"]),
+    "wrong_type_integer": (study_case(setkey("fixed", "K", value=2.5)),
+                           ["fixed.K", "2.5", "allowed values: integers >= 1"]),
+    "wrong_type_trace": (study_case(setkey("trace", value=1)), ["trace", "allowed values: true or false"]),
+    "negative_arrival_rate": (study_case(setkey("grid", "lambda", value=[-5, 15])),
+                              ["grid.lambda[0]", "-5", "allowed values: numbers > 0"]),
+    "zero_service_rate": (study_case(setkey("fixed", "mu", value=0)), ["fixed.mu", "allowed values: numbers > 0"]),
+    "buffer_zero": (study_case(setkey("fixed", "K", value=0)), ["fixed.K", "allowed values: integers >= 1"]),
+    "deadline_zero": (study_case(setkey("fixed", "theta", value=0)),
+                      ["fixed.theta", "allowed values: numbers > 0 or null"]),
+    "deadline_negative": (study_case(setkey("fixed", "theta", value=-1.5)),
+                          ["fixed.theta", "-1.5", "allowed values: numbers > 0 or null"]),
+    "zero_packets": (study_case(setkey("fixed", "N", value=0)), ["fixed.N", "allowed values: integers >= 1"]),
+    "negative_prop_delay": (study_case(setkey("fixed", "prop_delay", value=-0.01)),
+                            ["fixed.prop_delay", "allowed values: numbers >= 0"]),
+    "empty_grid_list": (study_case(setkey("grid", "algorithm", value=[])),
+                        ["grid.algorithm", "empty list", "allowed values: none, tahoe"]),
+    "empty_grid": (study_case(setkey("grid", value={})), ["grid", "empty mapping", "allowed keys: variant"]),
+    "duplicate_grid_value": (study_case(setkey("grid", "lambda", value=[5, 5])), ["grid.lambda", "repeat"]),
+    "seeds_zero": (study_case(setkey("seeds", value=0)), ["seeds", "allowed values: integers >= 1"]),
+    "seeds_per_job_zero": (study_case(setkey("seeds_per_job", value=0)),
+                           ["seeds_per_job", "allowed values: integers >= 1"]),
+    "missing_parameter": (study_case(delkey("fixed", "theta")), ["fixed", "'theta'", "variant, algorithm, lambda"]),
+    "missing_required_key": (study_case(delkey("paper")), ["'paper'", "required keys: study, paper"]),
+    "key_in_grid_and_fixed": (study_case(setkey("fixed", "lambda", value=3)), ["fixed.lambda", "grid"]),
+    "file_stem_mismatch": (study_case(setkey("study", value="mm1_lambdas")),
+                           ["study", "'mm1_lambdas'", "allowed values: 'mm1_lambda'"]),
+    "exclude_non_grid_value": (study_case(setkey("exclude", value=[{"algorithm": "cubic"}])),
+                               ["exclude[0].algorithm", "'cubic'", "allowed values: none, reno"]),
+    "exclude_non_grid_key": (study_case(setkey("exclude", value=[{"lamda": 5}])),
+                             ["exclude[0].lamda", "did you mean 'lambda'", "allowed keys: variant"]),
+    "exclude_everything": (study_case(setkey("exclude", value=[{"variant": "as_published"}, {"variant": "standard"}])),
+                           ["exclude", "every grid point"]),
+    "algorithm_not_of_variant": (study_case(setkey("grid", "algorithm", value=["none", "newreno"])),
+                                 ["grid.algorithm[1]", "'newreno'", "allowed values: none, tahoe", "exclude"]),
+    "paper_legacy_with_standard": (study_case(setkey("fixed", "rng", value="paper_legacy")),
+                                   ["rng", "'paper_legacy'", "as_published", "'standard'", "allowed values"]),
+    "study_yaml_syntax_error": (study_case(text="study: mm1_lambda\ngrid: {variant: [standard\n"),
+                                ["not valid YAML", "line"]),
+    "study_top_level_list": (study_case(text="- study: mm1_lambda\n- paper: mm1\n"),
+                             ["(top level)", "expected a mapping", "study, paper, title"]),
+    "study_empty_file": (study_case(text="# nothing yet\n"), ["(top level)", "empty", "study, paper, title"]),
+    # ---- workflow config (config/config.yaml)
+    "config_unknown_study": (config_case(setkey("studies", 0, value="mm1_lamda")),
+                             ["studies[0]", "did you mean 'mm1_lambda'", "allowed values"]),
+    "config_unknown_profile": (config_case(setkey("profile", value="quick")),
+                               ["profile", "'quick'", "allowed values (keys of profiles): default, paper"]),
+    "config_seeds_zero": (config_case(setkey("profiles", "default", "seeds", value=0)),
+                          ["profiles.default.seeds", "allowed values: integers >= 1"]),
+    "config_seeds_empty": (config_case(setkey("profiles", "default", "seeds", value=None)),
+                           ["profiles.default.seeds", "empty", "allowed values: integers >= 1"]),
+    "config_seeds_wrong_type": (config_case(setkey("profiles", "default", "seeds", value="ten")),
+                                ["profiles.default.seeds", "'ten'", "allowed values: integers >= 1"]),
+    "config_empty_profile": (config_case(setkey("profiles", "default", value={})),
+                             ["profiles.default", "'seeds'", "required keys: seeds"]),
+    "config_misspelled_profile_key": (config_case(setkey("profiles", "default", value={"seed": 10})),
+                                      ["profiles.default.seed", "did you mean 'seeds'", "allowed keys: seeds"]),
+    "config_no_profiles": (config_case(setkey("profiles", value={})), ["profiles", "empty mapping"]),
+    "config_misspelled_key": (config_case(rename("studies", to="studys")),
+                              ["studys", "did you mean 'studies'", "allowed keys: studies"]),
+    "config_empty_studies": (config_case(setkey("studies", value=[])), ["studies", "empty list"]),
+    "config_missing_study_dir": (config_case(setkey("study_dir", value="config/no_such_dir")),
+                                 ["study_dir", "'config/no_such_dir'", "not found", "allowed values"]),
+    "config_yaml_syntax_error": (config_case(text="studies: [mm1_lambda\nprofile: default\n"),
+                                 ["not valid YAML", "line"]),
+    "config_top_level_list": (config_case(text="- mm1_lambda\n- mm1_K\n"),
+                              ["(top level)", "expected a mapping", "studies, study_dir, profile"]),
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    """A repository copy with real results of the tiny mm1_lambda study."""
+    repo = copy_repo(tmp_path_factory.mktemp("bad_input"))
+    r = snakemake(repo, "--cores", "2", "results/tables/mm1_lambda.csv", "--configfile", TEST_CONFIG)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert list((repo / "results/runs/mm1_lambda").rglob("*.jsonl"))
+    return repo
+
+
+def apply_case(repo: Path, case) -> tuple[str, str]:
+    """Write the malformed file; return (its path, the original text)."""
+    kind, mutate, text = case
+    rel = STUDY if kind == "study" else CONFIG
+    original = (repo / rel).read_text()
+    if text is None:
+        doc = copy.deepcopy(yaml.safe_load(original))
+        mutate(doc)
+        text = yaml.safe_dump(doc, sort_keys=False)
+    (repo / rel).write_text(text)
+    return rel, original
+
+
+def commands(kind):
+    """validate, dry run and real run, for a study case (tiny config) or a config case (default config)."""
+    extra = ["--configfile", TEST_CONFIG] if kind == "study" else []
+    target = ["tables"] if kind == "study" else []
+    return [
+        ("validate", lambda repo, rel: simulator_cli(repo, "validate", rel)),
+        ("snakemake -n", lambda repo, rel: snakemake(repo, "-n", *target, *extra, timeout=300)),
+        ("snakemake --cores 1", lambda repo, rel: snakemake(repo, "--cores", "1", *target, *extra, timeout=300)),
+    ]
+
+
+def test_at_least_twenty_cases():
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_malformed_input_is_rejected_before_any_job(repo, name):
+    case, expected = CASES[name]
+    before = snapshot(repo / "results")
+    rel, original = apply_case(repo, case)
+    try:
+        first_line = None
+        for label, run in commands(case[0]):
+            r = run(repo, rel)
+            out = r.stdout + r.stderr
+            assert r.returncode != 0, f"{label} accepted {name}:\n{out[-2000:]}"
+            assert f"{rel}: " in out, f"{label}: message does not name {rel}:\n{out[-2000:]}"
+            for s in expected:
+                assert s in out, f"{label}: {s!r} missing from:\n{out[-2000:]}"
+            if label == "validate":
+                assert r.returncode == 2 and "Traceback" not in out, out
+                first_line = next(line for line in r.stderr.splitlines() if rel in line).removeprefix("error: ")
+            else:
+                assert out.count(first_line) == 1, f"{label}: not one message {first_line!r}:\n{out[-2000:]}"
+                assert "Job stats" not in out and "rule simulate" not in out, out[-2000:]
+    finally:
+        (repo / rel).write_text(original)
+    assert snapshot(repo / "results") == before, "a rejected run touched results/"
