@@ -90,7 +90,7 @@ def parse_seeds(text: str) -> tuple[int, int]:
 
 
 def point_from_assignments(study: Study, assignments: list[str]) -> Point:
-    """--point KEY=VALUE ... -> the grid point; every grid key must be given."""
+    """--point KEY=VALUE ... -> the grid point; every grid key of that point must be given."""
     chosen = {}
     for a in assignments:
         key, eq, value = a.partition("=")
@@ -113,14 +113,18 @@ def point_from_assignments(study: Study, assignments: list[str]) -> Point:
                 f"allowed values: {', '.join(written)}"
             )
         chosen[key] = matches[0]
-    missing = [k for k in study.grid if k not in chosen]
-    if missing:
-        raise StudyError(
-            f"{study.file}: --point: missing grid key(s) {', '.join(missing)}; give every grid key, e.g. "
-            + " ".join(f"--point {k}={format_value(study.grid[k][0])}" for k in study.grid)
-        )
-    path = "/".join(f"{k}~{format_value(chosen[k])}" for k in study.grid)
-    return point_from_path(study, path)
+    # the point whose grid values are exactly those given (a study with several grids has points
+    # with different keys, e.g. alpha only for the algorithms that have it)
+    matching = [p for p in study.points() if p.values == chosen]
+    if len(matching) == 1:
+        return matching[0]
+    candidates = [p for p in study.points() if all(p.values.get(k) == v for k, v in chosen.items())]
+    example = (candidates or study.points())[0]
+    missing = [k for k in example.values if k not in chosen]
+    raise StudyError(
+        f"{study.file}: --point: missing grid key(s) {', '.join(missing) or '(none)'}; give every grid key "
+        f"of the point, e.g. " + " ".join(f"--point {k}={format_value(v)}" for k, v in example.values.items())
+    )
 
 
 def write_jsonl_atomic(records, out: Path) -> None:

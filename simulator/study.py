@@ -27,8 +27,12 @@ import yaml
 
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
 
-# Parameters every point must have (from grid or fixed) and their Python types.
-REQUIRED_PARAMS = ("variant", "algorithm", "lambda", "mu", "K", "theta", "N")
+# Parameters every point must have (from grid or fixed), per model, and their Python types.
+REQUIRED = {
+    "mm1": ("variant", "algorithm", "lambda", "mu", "K", "theta", "N"),
+    "dumbbell": ("algorithm",),
+}
+REQUIRED_PARAMS = REQUIRED["mm1"]
 PARAM_TYPES = {
     "variant": str,
     "algorithm": str,
@@ -40,6 +44,11 @@ PARAM_TYPES = {
     "prop_delay": float,
     "rto_min": float,
     "rng": str,
+    "alpha": float,
+    "flows": int,
+    "buffer_bdp": float,
+    "duration": float,
+    "warmup": float,
 }
 
 
@@ -119,6 +128,8 @@ def load_schema() -> dict:
     names = []
     for v in variants:
         names += [a for a in algos.get(v, []) if a not in names]
+    from simulator.scenarios.dumbbell import ALGORITHMS as NETWORK_ALGORITHMS
+    names += [a for a in NETWORK_ALGORITHMS if a not in names]
     schema["$defs"]["param"]["variant"] = {"enum": variants}
     schema["$defs"]["param"]["algorithm"] = {"enum": names}
     return schema
@@ -242,6 +253,7 @@ class Study:
     file: Path
     seeds_per_job: int | None = None
     seeds: int | None = None
+    grids: list = field(default_factory=list)   # several grids (the `grids:` key); else [grid]
     trace: bool = False
     exclude: list = field(default_factory=list)
     description: str = ""
@@ -263,12 +275,15 @@ class Study:
 
     @cached_property
     def _points(self) -> list:
-        keys = list(self.grid)
-        out = []
-        for combo in itertools.product(*(self.grid[k] for k in keys)):
-            values = dict(zip(keys, combo))
-            if not self._excluded(values):
-                out.append(Point(self.name, values, self._params(values)))
+        out, seen = [], set()
+        for grid in self.grids or [self.grid]:
+            keys = list(grid)
+            for combo in itertools.product(*(grid[k] for k in keys)):
+                values = dict(zip(keys, combo))
+                point = Point(self.name, values, self._params(values))
+                if not self._excluded(values) and point.path not in seen:
+                    seen.add(point.path)
+                    out.append(point)
         return out
 
     def points(self) -> list:
@@ -320,7 +335,8 @@ def load_study(path) -> Study:
         paper=doc["paper"],
         title=doc["title"],
         model=doc["model"],
-        grid=copy.deepcopy(doc["grid"]),
+        grid=_union_grid(doc.get("grids") or [doc["grid"]]),
+        grids=copy.deepcopy(doc.get("grids") or []),
         fixed=copy.deepcopy(doc.get("fixed") or {}),
         file=path,
         seeds_per_job=doc.get("seeds_per_job"),
@@ -333,6 +349,16 @@ def load_study(path) -> Study:
     return study
 
 
+def _union_grid(grids: list) -> dict:
+    """Every grid key with all the values it takes in any grid (for messages and the CLI)."""
+    union = {}
+    for g in grids:
+        for k, values in g.items():
+            union.setdefault(k, [])
+            union[k] += [v for v in values if v not in union[k]]
+    return copy.deepcopy(union)
+
+
 def _check_semantics(s: Study) -> None:
     f = s.file
     if s.name != f.stem:
@@ -341,13 +367,18 @@ def _check_semantics(s: Study) -> None:
     both = [k for k in s.grid if k in s.fixed]
     if both:
         raise StudyError(f"{f}: fixed.{both[0]}: {both[0]!r} is also a grid key; give it in grid: or fixed:, not both")
-    have = set(s.grid) | set(s.fixed)
-    missing = [k for k in REQUIRED_PARAMS if k not in have]
-    if missing:
-        raise StudyError(
-            f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
-            f"{', '.join(REQUIRED_PARAMS)} from grid: or fixed: (theta: null means no deadline)"
-        )
+    required = REQUIRED[s.model]
+    for grid in s.grids or [s.grid]:
+        have = set(grid) | set(s.fixed)
+        missing = [k for k in required if k not in have]
+        if missing:
+            raise StudyError(
+                f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
+                f"{', '.join(required)} from grid: or fixed:" + (" (theta: null means no deadline)" if s.model == "mm1" else "")
+            )
+    if s.model == "dumbbell":
+        _check_dumbbell(s)
+        return
 
     for i, entry in enumerate(s.exclude):
         for k, v in entry.items():
@@ -377,6 +408,27 @@ def _check_semantics(s: Study) -> None:
                 f"allowed values: {', '.join(allowed)}. To skip the combination add "
                 f"exclude: [{{variant: {variant}, algorithm: {algorithm}}}]"
             )
+    if not s.points():
+        raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
+
+
+def _check_dumbbell(s: Study) -> None:
+    """Algorithm names of the packet-network model, and parameter combinations that cannot run."""
+    from simulator.scenarios import dumbbell
+
+    f = s.file
+    for p in s.points():
+        algorithm = p.params["algorithm"]
+        if algorithm not in dumbbell.ALGORITHMS:
+            where = (f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid
+                     else "fixed.algorithm")
+            raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model dumbbell"
+                             f"{nearest(algorithm, dumbbell.ALGORITHMS)}; allowed values: "
+                             f"{', '.join(dumbbell.ALGORITHMS)}")
+        full = {**dumbbell.DEFAULTS, **p.params}
+        if full["warmup"] >= full["duration"]:
+            raise StudyError(f"{f}: warmup: {full['warmup']} s is not shorter than duration "
+                             f"{full['duration']} s at point {p.path!r}; allowed values: 0 <= warmup < duration")
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
 

@@ -8,7 +8,7 @@ run_p025/run_p975 = 2.5/97.5 percentiles of the per-seed values (numpy, linear).
 Non-finite per-seed values (e.g. the delay of a run that served nothing) are left out of n.
 theta null (no deadline) is written as inf.
 
-Traces (results/traces/<study>.csv): study, paper, point, <params>, seed, t, cwnd for the
+Traces (results/traces/<study>.csv): study, paper, point, <params>, seed, t, <series> for the
 first `n_seeds` seeds of every point.
 
 Provenance (results/tables/<study>.provenance.json, next to the table): the study file and its
@@ -111,13 +111,16 @@ def table(records) -> pd.DataFrame:
 
 
 def traces(records, n_seeds=3) -> pd.DataFrame:
-    """cwnd traces of the first n_seeds seeds of every point."""
+    """Time series (t plus every recorded series: cwnd, or per-flow columns of the packet network)
+    of the first n_seeds seeds of every point; one seed for the packet network, whose runs differ
+    between seeds only in BBR's random phase and whose series are long."""
     frames = []
     for path, recs in group_by_point(records).items():
-        for r in [r for r in recs if "trace" in r][:n_seeds]:
+        keep = 1 if recs[0].get("params", {}).get("model") == "dumbbell" else n_seeds
+        for r in [r for r in recs if "trace" in r][:keep]:
             tr = r["trace"]
             head = {"study": r["study"], "paper": r["paper"], "point": path, **param_columns(r), "seed": r["seed"]}
-            df = pd.DataFrame({"t": tr["t"], "cwnd": tr["cwnd"]})
+            df = pd.DataFrame({k: tr[k] for k in tr})
             for i, (k, v) in enumerate(head.items()):
                 df.insert(i, k, v)
             frames.append(df)
