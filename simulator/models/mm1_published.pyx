@@ -30,6 +30,7 @@ cdef class PublishedMM1:
     cdef CongestionControl cc     # None: no congestion control (the paper's bypass path)
     cdef bint record, replay
     cdef double trace_interval
+    cdef double min_cwnd           # smallest window after any hook (invariant check)
     cdef str key
 
     def __init__(self, str key, double lam, double mu, long K, double theta, long N,
@@ -43,6 +44,19 @@ cdef class PublishedMM1:
         self.cc = cc
         self.record = trace
         self.trace_interval = trace_interval     # bounds trace memory on long runs
+
+    cdef inline void _after_hook(self, TcpState s, Trace cw, double now) except *:
+        if s.cwnd < self.min_cwnd:
+            self.min_cwnd = s.cwnd
+        if self.record:
+            cw.add(now, s.cwnd)
+
+    cdef inline void _on_drop(self, TcpState s, Trace cw, double now) except *:
+        """Every drop calls the algorithm's loss handler at once (no retransmission)."""
+        if self.cc is not None:
+            s.now = now
+            self.cc.cwnd_event(s, CA_EVENT_DROP)
+            self._after_hook(s, cw, now)
 
     def run(self):
         cdef EventQueue events = EventQueue(4 * self.K + 64)
@@ -58,7 +72,7 @@ cdef class PublishedMM1:
         cdef long long pid
         cdef Event ev
         cdef bint controlled = self.cc is not None
-        cdef double min_cwnd = 0.0
+        self.min_cwnd = 0.0
 
         if controlled:
             s.now = 0.0
@@ -90,13 +104,7 @@ cdef class PublishedMM1:
                     if not link.arrive(pid, now, svc):
                         dropped += 1
                         in_flight -= 1
-                        if controlled:
-                            s.now = now
-                            self.cc.cwnd_event(s, CA_EVENT_DROP)
-                            if s.cwnd < min_cwnd:
-                                min_cwnd = s.cwnd
-                            if self.record:
-                                cw.add(now, s.cwnd)
+                        self._on_drop(s, cw, now)
                 if created < self.N:
                     events.push(now + (wake_rng.legacy_exponential(1.0 / self.lam) if self.replay
                                        else wake_rng.exponential(self.lam)), EV_WAKE, 0)
@@ -108,21 +116,12 @@ cdef class PublishedMM1:
                 if controlled:
                     s.now = now
                     self.cc.cong_avoid(s, 1)
-                    if s.cwnd < min_cwnd:
-                        min_cwnd = s.cwnd
-                    if self.record:
-                        cw.add(now, s.cwnd)
+                    self._after_hook(s, cw, now)
             else:
                 if link.expire(now) >= 0:
                     dropped += 1
                     in_flight -= 1
-                    if controlled:
-                        s.now = now
-                        self.cc.cwnd_event(s, CA_EVENT_DROP)
-                        if s.cwnd < min_cwnd:
-                            min_cwnd = s.cwnd
-                        if self.record:
-                            cw.add(now, s.cwnd)
+                    self._on_drop(s, cw, now)
 
         if link.last_deadline > now:
             now = link.last_deadline      # the last idle deadline timer ends the published run
@@ -131,8 +130,8 @@ cdef class PublishedMM1:
                                f"(in flight {in_flight})")
         if link.max_in_system > self.K:
             violated(self.key, f"{link.max_in_system} packets in a system of capacity K={self.K}")
-        if controlled and min_cwnd < 0:
-            violated(self.key, f"negative congestion window {min_cwnd}")
+        if controlled and self.min_cwnd < 0:
+            violated(self.key, f"negative congestion window {self.min_cwnd}")
         metrics = {
             "throughput": served / now if now > 0 else 0.0,
             "avg_delay": delay_sum / served if served else float("nan"),
