@@ -39,3 +39,9 @@ def test_same_seed_same_result_and_bad_names_rejected():
     assert run(algorithm="bbr") == run(algorithm="bbr")
     with pytest.raises(ValueError, match="allowed: newreno, cubic, bbr, vegas, qtcol, qtcolfair"):
         run(algorithm="reno2")
+
+
+def test_event_sampled_and_time_weighted_medians_agree_for_a_steady_flow():
+    m = run(algorithm="qtcol", alpha=1.2)["metrics"]
+    assert m["median_rtt_ms_events"] == pytest.approx(m["median_rtt_ms"], rel=0.03)
+    assert m["median_inflight_per_flow_events"] == pytest.approx(m["median_inflight"], rel=0.03)

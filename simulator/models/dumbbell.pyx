@@ -15,6 +15,7 @@ from libc.math cimport INFINITY
 
 from simulator.core.events cimport Event, EventQueue
 from simulator.core.invariants import violated
+from simulator.core.trace cimport Trace
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
 from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
@@ -45,6 +46,10 @@ cdef class Dumbbell:
     cdef long long[::1] data_drops
     cdef list samples
     cdef long long acks_sent
+    # event-sampled distributions, as the authors log at every cwnd change: every k-th ACK
+    cdef int event_every
+    cdef long long acks_seen
+    cdef Trace ev_rtt, ev_inflight
 
     def __init__(self, str key, list controllers, double bottleneck_bps, double bottleneck_delay,
                  long buffer_pkts, double access_bps=10e9, double access_delay=1e-5,
@@ -84,6 +89,9 @@ cdef class Dumbbell:
         self.pace_scheduled = np.full(self.n, np.inf)
         self.data_drops = np.zeros(self.n, dtype=np.int64)
         self.samples = []
+        self.event_every = 8
+        self.ev_rtt = Trace(0.0, 1 << 16)
+        self.ev_inflight = Trace(0.0, 1 << 16)
 
     cdef void send_loop(self, int flow, double now) except *:
         cdef SackSender snd = <SackSender>self.senders[flow]
@@ -127,6 +135,10 @@ cdef class Dumbbell:
         else:
             snd = <SackSender>self.senders[flow]
             snd.on_ack(p.seq, p.sack, p.ts, now)
+            self.acks_seen += 1
+            if self.acks_seen % self.event_every == 0 and snd.s.srtt > 0:
+                self.ev_rtt.add(now, snd.s.srtt)
+                self.ev_inflight.add(now, snd.in_flight())
             self.net.free_packet(pid)
             self.send_loop(flow, now)
 
@@ -233,5 +245,6 @@ cdef class Dumbbell:
                 "final_cwnd": snd.s.cwnd,
             })
         return {"flows": flows, "samples": self.samples, "end_time": now, "acks": self.acks_sent,
+                "event_rtt": self.ev_rtt.as_dict("v"), "event_inflight": self.ev_inflight.as_dict("v"),
                 "events": self.events.pushed,
                 "bottleneck": self.net.link_stats(self.bottleneck_fwd)}

@@ -97,7 +97,8 @@ def jain(x):
 
 def summarize(p, out):
     """Metrics both as the authors compute them (cumulative from t=0, at the sender) and with the
-    warm-up excluded (at the receivers); distributions are time-weighted (fixed-interval samples)."""
+    warm-up excluded (at the receivers); distributions are time-weighted (fixed-interval samples)
+    and, for RTT and per-flow in-flight, also event-sampled (the *_events metrics)."""
     n, now, cap = int(p["flows"]), out["end_time"], p["bottleneck_mbps"]
     s = np.array(out["samples"], dtype=float)             # t, queue, then 4 columns per flow
     t = s[:, 0]
@@ -129,6 +130,12 @@ def summarize(p, out):
         "sent": sent, "acks": out["acks"], "end_time": now, "events": out["events"],
         "buffer_pkts": buffer_packets(p), "bdp_pkts": bdp_packets(p),
     }
+    # event-sampled (every 8th ACK, any flow, after warm-up), as the authors' per-cwnd-change logs
+    ev_t = np.asarray(out["event_rtt"]["t"])
+    ev_rtt = np.asarray(out["event_rtt"]["v"])[ev_t >= p["warmup"]] * 1e3
+    ev_infl = np.asarray(out["event_inflight"]["v"])[ev_t >= p["warmup"]]
+    m["median_rtt_ms_events"] = float(np.median(ev_rtt)) if ev_rtt.size else float("nan")
+    m["median_inflight_per_flow_events"] = float(np.median(ev_infl)) if ev_infl.size else float("nan")
     m["utilization_warm"] = m["goodput_warm_mbps"] / cap
     m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
     result = {"metrics": m}
