@@ -324,6 +324,10 @@ def load_study(path) -> Study:
     path = Path(path)
     doc = read_yaml_mapping(path, "study")
 
+    if ("grid" in doc) == ("grids" in doc):
+        raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "
+                         "there); allowed keys: grid (one cartesian product of lists) or grids (a list of such "
+                         "products whose points are all run)")
     schema = load_schema()
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
