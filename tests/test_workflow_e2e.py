@@ -53,7 +53,7 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     assert r.returncode == 0, r.stdout[-5000:] + r.stderr[-5000:] + logs
 
     html = repo / "results/book/_build/html"
-    for page in ("index", "intro", "method", "mm1", "scorecard", "provenance"):
+    for page in ("index", "intro", "method", "mm1", "qtcol", "scorecard", "provenance"):
         assert (html / f"{page}.html").exists(), page
     mm1 = (html / "mm1.html").read_text()
     assert "Table V" in mm1 and "<img" in mm1 and "mathjax" in mm1.lower()
@@ -61,13 +61,23 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     prov = (html / "provenance.html").read_text()
     assert "provenance.json" in prov and "git commit" in prov and "simulator version" in prov
     assert "mm1_lambda" in prov and "1-3" in prov  # per-study table: study, seeds per point
-    for nb in ("mm1", "scorecard"):
+    qtcol = (html / "qtcol.html").read_text()  # the QtColFair chapter (tiny qt_single_static study)
+    assert "qt_single_static.yaml" in qtcol and "<img" in qtcol and "Figures 7" in qtcol
+    assert list((repo / "results/figures/qtcol").glob("*.png"))
+    assert (repo / "results/downloads/qtcol/qtcol_published_vs_ours.csv").exists()
+    for nb in ("mm1", "qtcol", "scorecard"):
         assert (repo / f"results/notebooks/{nb}.ipynb").exists()
     assert list((repo / "results/figures/mm1").glob("*.png"))
 
     card = pd.read_csv(repo / "results/scorecard.csv")
     assert list(card.columns) == SCORECARD_COLUMNS
-    assert len(card) == 2 * 108 + 2 * 9
+    mm1_rows = card[card["paper"] == "mm1"]
+    assert len(mm1_rows) == 2 * 108 + 2 * 9
+    assert list(card["paper"].unique()) == ["mm1", "qtcol"]  # mm1 rows first, then the QtColFair rows
+    qt = card[card["paper"] == "qtcol"]
+    reference_rows = len(pd.read_csv(reference / "qtcolfair_results.csv"))
+    assert len(qt) == reference_rows + 9 and (qt["variant"] == "ns3_scenario").all()
+    assert set(qt[qt["item"] == "qt-1"]["verdict"]) <= {"reproduced", "not_reproduced", "untestable"}
     assert set(card["verdict"]) <= {"inside", "outside", "missing", "reproduced", "not_reproduced", "untestable"}
     assert (card["verdict"].isin(["inside", "outside"])).any()
 

@@ -4,11 +4,14 @@
 import sys
 
 REPORT_SCRIPTS = Path(workflow.current_basedir).parent / "scripts"
-REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py")]
+REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py", "scorecard_qtcol.py")]
 sys.path.insert(0, str(REPORT_SCRIPTS))
-from report_inputs import papermill_params, reference_table  # noqa: E402
+from report_inputs import papermill_params, qt_scorecard_args, reference_table  # noqa: E402
 
 get_reference_table = reference_table(config["reference_dir"])
+get_qt_reference_table = reference_table(config["reference_dir"], "qtcolfair_results.csv")
+# Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
+CHAPTERS = [p for p in ("mm1", "qtcol") if get_study_tables(p)]
 
 
 rule scorecard:
@@ -16,6 +19,9 @@ rule scorecard:
         tables=get_study_tables("mm1"),
         traces=get_trace_tables("mm1"),
         reference=get_reference_table,
+        qt_tables=get_study_tables("qtcol"),
+        qt_traces=get_trace_tables("qtcol"),
+        qt_reference=get_qt_reference_table if "qtcol" in CHAPTERS else [],
         script=REPORT_SCRIPTS / "scorecard.py",
         code=REPORT_LIBS,
     output:
@@ -23,13 +29,14 @@ rule scorecard:
         notes="results/scorecard_notes.csv",
     params:
         python=PYTHON,
+        qt=lambda wildcards, input: qt_scorecard_args(input),
     log:
         "results/logs/report/scorecard.log",
     conda:
         "../envs/report.yaml"
     shell:
         "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
-        " --reference {input.reference:q} --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
+        " --reference {input.reference:q} {params.qt} --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule notebook_mm1:
@@ -56,6 +63,37 @@ rule notebook_mm1:
         python=PYTHON,
     log:
         "results/logs/report/notebook_mm1.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
+rule notebook_qtcol:
+    input:
+        notebook="notebooks/qtcol.ipynb",
+        tables=get_study_tables("qtcol"),
+        traces=get_trace_tables("qtcol"),
+        reference=get_qt_reference_table,
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/qtcol.ipynb",
+        figures=directory("results/figures/qtcol"),
+        downloads=directory("results/downloads/qtcol"),
+    params:
+        y=papermill_params(
+            table_files=lambda i, o: list(i.tables),
+            trace_files=lambda i, o: list(i.traces),
+            reference_dir=lambda i, o: str(Path(i.reference).parent),
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/qtcol",
+            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_qtcol.log",
     conda:
         "../envs/report.yaml"
     shell:
@@ -94,11 +132,11 @@ rule notebook_scorecard:
 
 rule book:
     input:
-        notebooks=["results/notebooks/mm1.ipynb", "results/notebooks/scorecard.ipynb"],
-        downloads=["results/downloads/mm1", "results/downloads/scorecard"],
+        notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["scorecard"]],
+        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["scorecard"]],
         sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
-        tables=get_study_tables("mm1"),
-        provenance=get_provenance_files("mm1"),
+        tables=get_study_tables(),
+        provenance=get_provenance_files(),
         script=REPORT_SCRIPTS / "build_book.py",
     output:
         "results/book/_build/html/index.html",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pandas as pd
+import yaml
 
 
 def git(*args) -> str:
@@ -44,7 +45,8 @@ def provenance_table(tables) -> str:
         n = df["n"].dropna()
         seeds = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
         points = df["point"].nunique() if "point" in df else len(df) // max(df["metric"].nunique(), 1)
-        rows.append(f"| {study} | `config/studies/{study}.yaml` | {', '.join(sorted(df['variant'].unique()))} | "
+        variants = ", ".join(sorted(df["variant"].unique())) if "variant" in df else "–"
+        rows.append(f"| {study} | `config/studies/{study}.yaml` | {variants} | "
                     f"{', '.join(sorted(df['algorithm'].unique()))} | {points} | {seeds} |")
     return "\n".join(rows)
 
@@ -76,6 +78,19 @@ def present_notebook(src: Path, dst: Path):
     nbformat.write(nb, dst)
 
 
+def prune_toc(out: Path):
+    """Drop chapters of _toc.yml whose page is absent (a paper none of whose studies is enabled)."""
+    toc = out / "_toc.yml"
+    if not toc.exists():
+        return
+    data = yaml.safe_load(toc.read_text())
+    present = {p.stem for p in out.iterdir() if p.suffix in (".md", ".ipynb")}
+    kept = [c for c in data.get("chapters", []) if Path(str(c.get("file", ""))).stem in present]
+    if len(kept) != len(data.get("chapters", [])):
+        data["chapters"] = kept
+        toc.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--src", default="book")
@@ -97,6 +112,7 @@ def main():
         present_notebook(Path(nb), out / Path(nb).name)
     for d in a.downloads:
         shutil.copytree(d, out / "_static" / "downloads" / Path(d).name, dirs_exist_ok=True)
+    prune_toc(out)
 
     commit = git("rev-parse", "HEAD")
     dirty = git("status", "--porcelain", "--untracked-files=no")
@@ -110,7 +126,7 @@ def main():
         f"| enabled studies | {', '.join(f'`{s}`' for s in a.studies.split(',') if s)} |",
         f"| built | {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} |",
         f"| Python | {sys.version.split()[0]} |",
-        "", "Studies of this chapter, as aggregated:", "", provenance_table(a.tables),
+        "", "Studies of this book, as aggregated:", "", provenance_table(a.tables),
         "", "What each table was computed from (from `results/tables/<study>.provenance.json`; every run "
         "record in `results/runs/` also carries its parameters, seed, simulator version and git commit):",
         "", run_provenance_table(a.provenance),

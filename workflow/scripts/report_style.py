@@ -3,15 +3,22 @@
 Imported by the notebooks (notebooks/*.ipynb add workflow/scripts to sys.path).
 """
 
-ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic"]
+ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair"]
 PALETTE = {  # fixed across the whole book
     "none": "#7f7f7f",     # grey
     "tahoe": "#d62728",    # red   (the paper's Figure 1 draws Tahoe red ...)
     "reno": "#1f77b4",     # blue  (... and Reno blue)
     "newreno": "#9467bd",  # purple
     "cubic": "#2ca02c",    # green
+    "bbr": "#ff7f0e",      # orange
+    "vegas": "#8c564b",    # brown
+    "qtcol": "#e377c2",    # pink
+    "qtcolfair": "#17a2b8",  # teal
 }
-LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic"}
+LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic",
+          "bbr": "BBR", "vegas": "Vegas", "qtcol": "QtCol", "qtcolfair": "QtColFair"}
+# QtCol/QtColFair target-RTT factor alpha: one line style per value, the colour stays the algorithm's
+ALPHA_STYLES = {1.1: ":", 1.2: "-", 1.3: "-.", 1.4: (0, (5, 1.5)), 1.5: "--"}
 VARIANTS = ["as_published", "standard"]
 VARIANT_TITLES = {
     "as_published": "as_published (the paper's code)",
@@ -38,3 +45,21 @@ def apply(plt):
 def order(algs):
     """Algorithms in the book's fixed order."""
     return [a for a in ALGORITHMS if a in set(algs)] + sorted(set(algs) - set(ALGORITHMS))
+
+
+def label(algorithm, alpha=None):
+    """'QtColFair α=1.2', or the plain label when the algorithm has no alpha."""
+    base = LABELS.get(algorithm, algorithm)
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        return base
+    return base if a != a else f"{base} α={a:g}"
+
+
+def alpha_style(alpha):
+    """Line style of a target-RTT factor (solid when there is none)."""
+    try:
+        return ALPHA_STYLES.get(round(float(alpha), 2), "-")
+    except (TypeError, ValueError):
+        return "-"

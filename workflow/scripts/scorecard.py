@@ -6,6 +6,8 @@ Output 1, `scorecard.csv`, columns exactly SCORECARD_COLUMNS:
     paper's last printed digit, since the paper rounds), or `missing` when no study produced it;
   * one row per claim mm1-1..mm1-9 per variant; verdict `reproduced` / `not_reproduced` / `untestable`.
 Output 2, `scorecard_notes.csv` (item, variant, note): the reasoning behind each claim verdict.
+With --qt-tables/--qt-reference the QtColFair paper's rows (workflow/scripts/scorecard_qtcol.py,
+paper `qtcol`) are appended after these, which stay byte-for-byte as without them.
 
 Claim logic: one small function per claim, each taking the long table (all mm1 studies of one
 variant) and returning a ClaimResult. Orderings are decided on our means; the note says which
@@ -482,11 +484,16 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None, reference: pd.DataF
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS), pd.DataFrame(notes)
 
 
-def main(table_paths, trace_paths, reference_path, out, notes_out):
+def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None):
     tables = load_tables(table_paths)
     tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
     traces = pd.concat(tr, ignore_index=True) if tr else None
     card, notes = build(tables, traces, load_reference(reference_path))
+    if qt_tables:  # the QtColFair paper's rows, appended after the unchanged M/M/1 rows
+        import scorecard_qtcol as qt
+        qrows, qnotes = qt.build(qt.load_tables(qt_tables), qt.load_traces(qt_traces), qt.load_reference(qt_reference))
+        card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
+        notes = pd.concat([notes, pd.DataFrame(qnotes)], ignore_index=True)
     for frame, path in ((card, Path(out)), (notes, Path(notes_out))):  # atomic: temp file + rename
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -504,7 +511,8 @@ if __name__ == "__main__":
         sm = snakemake  # noqa: F821
         logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(levelname)s %(message)s")
         try:
-            main(sm.input.tables, list(sm.input.traces), sm.input.reference, sm.output.scorecard, sm.output.notes)
+            main(sm.input.tables, list(sm.input.traces), sm.input.reference, sm.output.scorecard, sm.output.notes,
+                 list(sm.input.get("qt_tables", [])), list(sm.input.get("qt_traces", [])), sm.input.get("qt_reference"))
         except BaseException:
             log.exception("scorecard failed")
             raise
@@ -515,6 +523,11 @@ if __name__ == "__main__":
         ap.add_argument("--reference", required=True)
         ap.add_argument("--out", required=True)
         ap.add_argument("--notes", required=True)
+        ap.add_argument("--qt-tables", nargs="*", default=[], help="QtColFair paper: results/tables/qt_*.csv")
+        ap.add_argument("--qt-traces", nargs="*", default=[], help="QtColFair paper: results/traces/qt_*.csv")
+        ap.add_argument("--qt-reference", help="QtColFair paper: qtcolfair_results.csv (needed with --qt-tables)")
         a = ap.parse_args()
+        if a.qt_tables and not a.qt_reference:
+            ap.error("--qt-tables needs --qt-reference")
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-        main(a.tables, a.traces, a.reference, a.out, a.notes)
+        main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference)

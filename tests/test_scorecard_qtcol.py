@@ -1,0 +1,228 @@
+"""QtColFair scorecard logic on hand-made tables: lookups, tolerances, claims qt-1..qt-9, merge."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "scripts"))
+import scorecard as sc  # noqa: E402
+import scorecard_qtcol as qt  # noqa: E402
+
+REFERENCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "qtcolfair_results.csv"
+
+
+def row(study, algorithm, metric, mean, alpha=None, flows=1, buffer_bdp=5, duration=100, sd=0.0, n=3):
+    half = 1.96 * sd / np.sqrt(n)
+    return dict(study=study, paper="qtcol", point="p", model="dumbbell", algorithm=algorithm, flows=flows,
+                buffer_bdp=buffer_bdp, duration=duration, warmup=10, alpha=np.nan if alpha is None else alpha,
+                metric=metric, mean=mean, sd=sd, n=n, ci_low=mean - half, ci_high=mean + half,
+                run_p025=mean - sd, run_p975=mean + sd, run_min=mean - sd, run_max=mean + sd)
+
+
+def table(*rows):
+    return pd.DataFrame(list(rows))
+
+
+# --------------------------------------------------------------------------- lookup and numbers
+
+def test_qt_cell_distinguishes_alpha_none_and_params():
+    df = table(row("qt_single_static", "qtcolfair", "jain", 0.5, alpha=1.2),
+               row("qt_single_static", "qtcolfair", "jain", 0.7, alpha=1.5),
+               row("qt_single_static", "cubic", "jain", 0.9),
+               row("qt_multiflow", "cubic", "jain", 0.8, flows=5, duration=400))
+    assert qt.qt_cell(df, "qt_single_static", "qtcolfair", "jain", 1.5)["mean"] == 0.7
+    assert qt.qt_cell(df, "qt_single_static", "qtcolfair", "jain", None) is None
+    assert qt.qt_cell(df, "qt_single_static", "cubic", "jain")["mean"] == 0.9
+    assert qt.qt_cell(df, "qt_multiflow", "cubic", "jain", flows=5, duration=400)["mean"] == 0.8
+    assert qt.qt_cell(df, "qt_multiflow", "cubic", "jain", flows=5, duration=100) is None
+
+
+@pytest.mark.parametrize("metric, ours, paper, inside", [
+    ("goodput_mbps", 95.3, 96.8, True),      # exactly 1.5 Mbit/s = 1.5 percentage points
+    ("goodput_mbps", 95.2, 96.8, False),
+    ("median_rtt_ms", 57.5, 50.0, True),     # 15%
+    ("median_rtt_ms", 57.6, 50.0, False),
+    ("jain", 0.93, 0.98, True),
+    ("jain", 0.92, 0.98, False),
+    ("median_inflight", 460, 400, True),
+    ("plr", 0.017, 0.027, True),
+    ("plr", 0.0002, 0.027, False),
+])
+def test_tolerances_are_the_issue_targets(metric, ours, paper, inside):
+    assert qt.within(ours, paper, metric) is inside
+
+
+def test_number_rows_inside_outside_missing():
+    ref = pd.DataFrame([
+        dict(scenario="single_static", algorithm="cubic", alpha=np.nan, flows=1, buffer_bdp=5, duration_s=100,
+             metric="goodput", value=93.82, unit="Mbps"),
+        dict(scenario="single_static", algorithm="qtcol", alpha=1.2, flows=1, buffer_bdp=5, duration_s=100,
+             metric="median_rtt", value=48.0, unit="ms"),
+        dict(scenario="multiflow", algorithm="qtcol", alpha=1.2, flows=5, buffer_bdp=5, duration_s=400,
+             metric="jain", value=0.23, unit="index"),
+        dict(scenario="buffer_sweep", algorithm="bbr", alpha=np.nan, flows=5, buffer_bdp=1, duration_s=100,
+             metric="goodput", value=50.3, unit="Mbps"),
+    ])
+    df = table(row("qt_single_static", "cubic", "goodput_mbps", 96.4),
+               row("qt_single_static", "qtcol", "median_rtt_ms", 48.4, alpha=1.2),
+               row("qt_multiflow", "qtcol", "jain", 0.84, alpha=1.2, flows=5, duration=400))
+    rows = qt.number_rows(df, ref)
+    assert [r["verdict"] for r in rows] == ["outside", "inside", "outside", "missing"]
+    assert rows[0]["item"] == "single_static 1 flow cubic" and rows[0]["metric"] == "goodput_mbps"
+    assert rows[3]["item"] == "buffer_sweep 5 flows 1 BDP bbr" and rows[3]["n_seeds"] == 0
+    assert all(r["paper"] == "qtcol" and r["variant"] == "ns3_scenario" for r in rows)
+
+
+# --------------------------------------------------------------------------- claims
+
+def single_static(qtcol_spread=2, cubic=(1449, 2070, 170, 250), bbr=(345, 690, 40, 80)):
+    rows = []
+    for alpha, inflight, rtt in ((1.2, 400, 48.0), (1.5, 500, 60.0)):
+        rows += [row("qt_single_static", "qtcol", "median_inflight", inflight, alpha),
+                 row("qt_single_static", "qtcol", "p05_inflight", inflight - qtcol_spread, alpha),
+                 row("qt_single_static", "qtcol", "p95_inflight", inflight + qtcol_spread, alpha),
+                 row("qt_single_static", "qtcol", "median_rtt_ms", rtt, alpha)]
+    for alg, (i05, i95, r05, r95) in (("cubic", cubic), ("bbr", bbr)):
+        rows += [row("qt_single_static", alg, "p05_inflight", i05), row("qt_single_static", alg, "p95_inflight", i95),
+                 row("qt_single_static", alg, "p05_rtt_ms", r05), row("qt_single_static", alg, "p95_rtt_ms", r95)]
+    return pd.DataFrame(rows)
+
+
+def test_claim_qt_1_converges_or_oscillates():
+    assert qt.claim_qt_1(single_static()).verdict == "reproduced"
+    r = qt.claim_qt_1(single_static(qtcol_spread=60))  # p05-p95 = 340-460: sustained oscillation
+    assert r.verdict == "not_reproduced" and "FAILS a=1.2 in-flight p05-p95 340-460" in r.note
+    assert qt.claim_qt_1(single_static().iloc[:0]).verdict == "untestable"
+
+
+def test_claims_qt_2_and_3_ranges():
+    assert qt.claim_qt_2(single_static()).verdict == "reproduced"
+    assert qt.claim_qt_2(single_static(cubic=(1000, 2070, 170, 250))).verdict == "not_reproduced"
+    assert qt.claim_qt_3(single_static()).verdict == "reproduced"
+    # BBR that stays near 1 BDP and never swings to 2 BDP / 80 ms does not show the claimed oscillation
+    r = qt.claim_qt_3(single_static(bbr=(331, 406, 40.3, 48.9)))
+    assert r.verdict == "not_reproduced" and r.headline["mean"] == 406
+
+
+def multiflow(cubic=0.93, bbr=0.94, fair=0.96, jain_qtcol=0.22):
+    p = dict(flows=5, duration=400)
+    rows = [row("qt_multiflow", "cubic", "utilization", cubic, **p), row("qt_multiflow", "bbr", "utilization", bbr, **p),
+            row("qt_multiflow", "cubic", "jain", 0.98, **p), row("qt_multiflow", "bbr", "jain", 0.99, **p)]
+    for a in (1.1, 1.2, 1.3, 1.4, 1.5):
+        rows += [row("qt_multiflow", "qtcolfair", "utilization", fair, a, **p), row("qt_multiflow", "qtcolfair", "jain", 0.97, a, **p)]
+    for a in (1.1, 1.2, 1.5):
+        rows.append(row("qt_multiflow", "qtcol", "jain", jain_qtcol, a, **p))
+    return pd.DataFrame(rows)
+
+
+def test_claim_qt_4_ordering():
+    r = qt.claim_qt_4(multiflow())
+    assert r.verdict == "reproduced" and r.headline["mean"] == 0.96
+    r = qt.claim_qt_4(multiflow(cubic=0.964, bbr=0.943))  # ours: CUBIC above BBR
+    assert r.verdict == "not_reproduced" and "fails: BBR > CUBIC" in r.note
+
+
+def test_claim_qt_5_fairness():
+    assert qt.claim_qt_5(multiflow()).verdict == "reproduced"
+    r = qt.claim_qt_5(multiflow(jain_qtcol=0.84))
+    assert r.verdict == "not_reproduced" and "FAILS qtcol a=1.1" in r.note
+    assert qt.claim_qt_5(multiflow().query("algorithm != 'qtcol'")).verdict == "untestable"
+
+
+def test_claim_qt_6_bandwidth_change():
+    def df(bbr95):
+        return table(row("qt_bandwidth_change", "cubic", "p95_rtt_ms", 480), row("qt_bandwidth_change", "bbr", "p95_rtt_ms", bbr95),
+                     *[row("qt_bandwidth_change", q, m, v, 1.2) for q in ("qtcol", "qtcolfair")
+                       for m, v in (("p05_rtt_ms", 48), ("p95_rtt_ms", 52))])
+    assert qt.claim_qt_6(df(58)).verdict == "reproduced"
+    assert qt.claim_qt_6(df(50)).verdict == "not_reproduced"  # BBR tighter than the Qt algorithms
+    assert qt.claim_qt_6(df(58).iloc[1:]).verdict == "untestable"
+
+
+def test_claim_qt_7_on_traces():
+    t = np.round(np.arange(0, 100, 0.1), 1)
+
+    def trace(alg, during):
+        return pd.DataFrame(dict(study="qt_delay_change", algorithm=alg, alpha=1.2, seed=1, t=t,
+                                 inflight_0=np.where((t >= 25) & (t < 50), during, 400.0)))
+    r = qt.claim_qt_7(pd.concat([trace("qtcol", 8.0), trace("qtcolfair", 700.0)]))
+    assert r.verdict == "reproduced" and r.headline["mean"] == pytest.approx(8.0) and r.headline["n"] == 1
+    assert qt.claim_qt_7(pd.concat([trace("qtcol", 380.0), trace("qtcolfair", 700.0)])).verdict == "not_reproduced"
+    assert qt.claim_qt_7(None).verdict == "untestable"
+    assert qt.window_mean(trace("qtcol", 8.0), "inflight_0", 15, 25) == pytest.approx(400.0)
+
+
+def buffer_sweep(cubic_util, cubic_rtt, bbr_util=0.943, fair_util=0.958, shallow=None):
+    rows = []
+    deep = [2, 3, 4, 5, 6, 8, 10]
+    for i, b in enumerate(deep):
+        p = dict(flows=5, buffer_bdp=b)
+        rows += [row("qt_buffer_sweep", "cubic", "utilization", cubic_util[i], **p),
+                 row("qt_buffer_sweep", "cubic", "mean_rtt_ms", cubic_rtt[i], **p),
+                 row("qt_buffer_sweep", "bbr", "utilization", bbr_util, **p),
+                 row("qt_buffer_sweep", "bbr", "mean_rtt_ms", 60, **p),
+                 row("qt_buffer_sweep", "qtcolfair", "utilization", fair_util, 1.2, **p),
+                 row("qt_buffer_sweep", "qtcolfair", "mean_rtt_ms", 50, 1.2, **p)]
+    for b, vals in (shallow or {}).items():
+        p = dict(flows=5, buffer_bdp=b)
+        for (alg, metric), v in vals.items():
+            rows.append(row("qt_buffer_sweep", alg, metric, v, 1.2 if alg == "qtcolfair" else None, **p))
+    return pd.DataFrame(rows)
+
+
+def test_claim_qt_8_deep_buffers():
+    falling = np.linspace(0.942, 0.914, 7)
+    rising = np.linspace(100, 400, 7)
+    assert qt.claim_qt_8(buffer_sweep(falling, rising)).verdict == "reproduced"
+    r = qt.claim_qt_8(buffer_sweep(falling[::-1], rising))  # CUBIC's utilization rises
+    assert r.verdict == "not_reproduced" and "FAILS CUBIC utilization" in r.note
+    assert qt.claim_qt_8(buffer_sweep(falling, rising, bbr_util=0.951)).verdict == "not_reproduced"
+    assert qt.claim_qt_8(buffer_sweep(falling, rising).iloc[1:]).verdict == "untestable"
+
+
+def test_claim_qt_9_shallow_buffers():
+    good = {("cubic", "utilization"): 0.95, ("qtcolfair", "utilization"): 0.9, ("bbr", "utilization"): 0.5,
+            ("cubic", "plr"): 0.01, ("qtcolfair", "plr"): 0.02, ("bbr", "plr"): 0.2}
+    sizes = [0.003, 0.05, 0.1, 0.25, 0.5, 0.75]
+    deep = (np.full(7, 0.95), np.full(7, 50.0))
+    assert qt.claim_qt_9(buffer_sweep(*deep, shallow={b: good for b in sizes})).verdict == "reproduced"
+    bad = {**good, ("qtcolfair", "utilization"): 0.01}  # QtColFair collapses below BBR
+    r = qt.claim_qt_9(buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.003: bad}))
+    assert r.verdict == "not_reproduced" and "0.003 BDP util QtColFair > BBR" in r.note
+    assert qt.claim_qt_9(buffer_sweep(*deep)).verdict == "untestable"
+
+
+# --------------------------------------------------------------------------- whole build and merge
+
+def test_build_rows_have_the_scorecard_columns_and_claim_order():
+    ref = pd.read_csv(REFERENCE) if REFERENCE.exists() else pd.DataFrame(
+        [dict(scenario="single_static", algorithm="cubic", alpha=np.nan, flows=1, buffer_bdp=5, duration_s=100,
+              metric="goodput", value=93.82, unit="Mbps")])
+    rows, notes = qt.build(single_static(), None, ref)
+    card = pd.DataFrame(rows, columns=sc.SCORECARD_COLUMNS)
+    claims = card[card["item"].str.startswith("qt-")]
+    assert list(claims["item"]) == [f"qt-{i}" for i in range(1, 10)]
+    assert set(card["verdict"]) <= {"inside", "outside", "missing", "reproduced", "not_reproduced", "untestable"}
+    assert len(card) == len(ref) + 9 and len(notes) == 9
+    assert (card["paper"] == "qtcol").all() and (card["variant"] == "ns3_scenario").all()
+
+
+def test_scorecard_main_appends_qtcol_rows_after_unchanged_mm1_rows(tmp_path):
+    mm1_ref = REFERENCE.parent / "jackson_mm1_tables.csv"
+    if not (REFERENCE.exists() and mm1_ref.exists()):
+        pytest.skip("shared reference data not found")
+    mm1 = pd.DataFrame([dict(study="mm1_lambda", paper="mm1", variant="as_published", algorithm="reno", metric="throughput",
+                             mean=8.0, sd=0.1, n=3, ci_low=7.9, ci_high=8.1, run_p025=7.9, run_p975=8.1,
+                             **{"lambda": 5.0, "mu": 10.0, "K": 5, "theta": 1.0, "N": 500})])
+    mm1.to_csv(tmp_path / "mm1_lambda.csv", index=False)
+    single_static().to_csv(tmp_path / "qt_single_static.csv", index=False)
+    args = [str(tmp_path / "mm1_lambda.csv")], [], str(mm1_ref)
+    sc.main(*args, tmp_path / "a.csv", tmp_path / "an.csv")
+    sc.main(*args, tmp_path / "b.csv", tmp_path / "bn.csv", [str(tmp_path / "qt_single_static.csv")], [], str(REFERENCE))
+    a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
+    pd.testing.assert_frame_equal(b.iloc[:len(a)].reset_index(drop=True), a)
+    assert (b.iloc[len(a):]["paper"] == "qtcol").all() and list(b.columns) == sc.SCORECARD_COLUMNS
+    notes = pd.read_csv(tmp_path / "bn.csv")
+    assert "qt-7" in set(notes["item"])
