@@ -4,7 +4,8 @@ Parameters (defaults in DEFAULTS; the authors' values, shared/reference/qtcolfai
 algorithm (newreno, cubic, bbr, vegas, qtcol, qtcolfair), alpha (qtcol*), flows, buffer_bdp
 (bottleneck buffer as a multiple of the BDP) or buffer_pkts, bottleneck_mbps, delay_ms
 (bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the
-"_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval.
+"_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval,
+device_queue_pkts (extra packets of buffer behind the bottleneck queue, as ns-3's device queue).
 """
 import math
 
@@ -18,7 +19,7 @@ ACK_WIRE = 66
 DEFAULTS = {"alpha": 1.2, "flows": 1, "buffer_bdp": 5, "buffer_pkts": None, "bottleneck_mbps": 100.0,
             "delay_ms": 20.0, "access_gbps": 10.0, "access_delay_ms": 0.01, "duration": 100.0,
             "warmup": 10.0, "change": "static", "sample_interval": 0.1, "start_interval": 0.1,
-            "hystart": True, "trace": False}
+            "hystart": True, "device_queue_pkts": 0, "trace": False}
 ALGORITHMS = ("newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
 CHANGES = ("static", "bandwidth", "delay")
 # the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
@@ -32,10 +33,14 @@ def bdp_packets(p):
 
 
 def buffer_packets(p):
+    """Bottleneck buffer in packets: the configured queue plus `device_queue_pkts`, which models
+    ns-3's NetDevice transmit queue (100 packets by default) sitting behind the traffic-control
+    queue whose size the authors set; 0 (our default) means the configured queue alone."""
+    extra = int(p.get("device_queue_pkts") or 0)
     if p["buffer_pkts"] is not None:
-        return int(p["buffer_pkts"])
+        return int(p["buffer_pkts"]) + extra
     x = float(p["buffer_bdp"])
-    return AUTHOR_BUFFERS.get(x, max(1, round(x * bdp_packets(p))))
+    return AUTHOR_BUFFERS.get(x, max(1, round(x * bdp_packets(p)))) + extra
 
 
 def schedule(p):
