@@ -5,46 +5,23 @@ temporary directory, puts the shared reference data beside it as ../shared (the 
 runs `snakemake --cores 2 --configfile config/test/config.yaml` and checks the outputs.
 Slow (a few minutes; subprocess timeout 30 min): deselect with `pytest -m "not slow"`.
 """
-import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from workflow_copy import copy_repo, find_reference
+
 SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
                      "run_p025", "run_p975", "n_seeds", "verdict"]
 
 
-def find_reference() -> Path | None:
-    for cand in (os.environ.get("TCPSIM_REFERENCE_DIR"), ROOT.parent / "shared" / "reference"):
-        if cand and (Path(cand) / "jackson_mm1_tables.csv").exists():
-            return Path(cand).resolve()
-    return None
-
-
-def repo_files() -> list[str]:
-    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout.split()
-    built = [str(p.relative_to(ROOT)) for p in (ROOT / "simulator").rglob("*.so")]
-    return sorted(set(out) | set(built))
-
-
 @pytest.mark.slow
 def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
-    reference = find_reference()
-    if reference is None:
+    if find_reference() is None:
         pytest.skip("shared reference data not found (set TCPSIM_REFERENCE_DIR)")
-    repo = tmp_path / "repo"
-    for rel in repo_files():
-        src = ROOT / rel
-        if src.is_file():
-            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, repo / rel)
-    (tmp_path / "shared").symlink_to(reference.parent)  # ../shared/reference, as in a clone
+    repo = copy_repo(tmp_path)            # with ../shared/reference beside it, as in a clone
 
     cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/test/config.yaml"]
     r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=1800)
