@@ -19,7 +19,8 @@ SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_
 
 @pytest.mark.slow
 def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
-    if find_reference() is None:
+    reference = find_reference()
+    if reference is None:
         pytest.skip("shared reference data not found (set TCPSIM_REFERENCE_DIR)")
     repo = copy_repo(tmp_path)            # with ../shared/reference beside it, as in a clone
 
