@@ -1,0 +1,171 @@
+"""Topologies as graphs of duplex links, with deterministic shortest-path routes.
+
+A Topology holds named nodes and duplex links (each one two one-way links of a Network: rate in
+bit/s, propagation delay in s, buffer in packets).  Builders give the shapes the studies use:
+linear chain, star, mesh, parking lot, dumbbell and an access-point network (hosts on wired or
+wireless hops to one router).  Routes are static shortest paths (Dijkstra on propagation delay,
+ties broken by hop count and then by node name, so they never depend on dict or set order).
+"""
+from dataclasses import dataclass, field
+import heapq
+
+
+@dataclass
+class LinkSpec:
+    """One duplex link: the same rate, delay and buffer in both directions unless overridden."""
+    a: str
+    b: str
+    rate_bps: float
+    delay: float
+    buffer_pkts: int
+    kind: str = "wired"                 # wired | wireless (impairments attach to wireless hops)
+
+    def check(self):
+        if self.rate_bps <= 0 or self.delay < 0 or self.buffer_pkts < 0:
+            raise ValueError(f"link {self.a}-{self.b}: need rate > 0 bit/s, delay >= 0 s, buffer >= 0 "
+                             f"packets (got {self.rate_bps}, {self.delay}, {self.buffer_pkts})")
+
+
+@dataclass
+class Topology:
+    name: str
+    hosts: list = field(default_factory=list)       # end points: flows start and end here
+    routers: list = field(default_factory=list)
+    links: list = field(default_factory=list)       # LinkSpec
+
+    @property
+    def nodes(self):
+        return self.hosts + self.routers
+
+    def add_link(self, a, b, rate_bps, delay, buffer_pkts, kind="wired"):
+        for n in (a, b):
+            if n not in self.nodes:
+                raise ValueError(f"topology {self.name}: link {a}-{b} names unknown node {n!r}; "
+                                 f"allowed: {', '.join(self.nodes)}")
+        spec = LinkSpec(a, b, float(rate_bps), float(delay), int(buffer_pkts), kind)
+        spec.check()
+        self.links.append(spec)
+        return spec
+
+    # ---------------------------------------------------------------- routing
+    def neighbours(self):
+        adj = {n: [] for n in self.nodes}
+        for i, l in enumerate(self.links):
+            adj[l.a].append((l.b, i, l.delay))
+            adj[l.b].append((l.a, i, l.delay))
+        return adj
+
+    def path(self, src, dst):
+        """Nodes on the shortest path from src to dst (delay, then hops, then names)."""
+        for n in (src, dst):
+            if n not in self.nodes:
+                raise ValueError(f"topology {self.name}: unknown node {n!r}; allowed: {', '.join(self.nodes)}")
+        adj = self.neighbours()
+        best = {src: (0.0, 0, [src])}
+        heap = [(0.0, 0, [src])]
+        while heap:
+            d, hops, p = heapq.heappop(heap)
+            node = p[-1]
+            if node == dst:
+                return p
+            if best.get(node, (None,))[0] is not None and (d, hops, p) > best[node]:
+                continue
+            for nxt, _, delay in sorted(adj[node]):
+                cand = (d + delay, hops + 1, p + [nxt])
+                if nxt not in best or cand < best[nxt]:
+                    best[nxt] = cand
+                    heapq.heappush(heap, cand)
+        raise ValueError(f"topology {self.name}: no path from {src!r} to {dst!r}")
+
+    def hops(self, src, dst):
+        """(link index, direction) per hop: direction 0 = a->b, 1 = b->a."""
+        p = self.path(src, dst)
+        out = []
+        for u, v in zip(p, p[1:]):
+            i = min(i for i, l in enumerate(self.links) if {l.a, l.b} == {u, v})
+            out.append((i, 0 if self.links[i].a == u else 1))
+        return out
+
+    def install(self, network):
+        """Add every link to a Network (two one-way links each); returns {(index, dir): link id}."""
+        ids = {}
+        for i, l in enumerate(self.links):
+            ids[(i, 0)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
+            ids[(i, 1)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
+        return ids
+
+
+# -------------------------------------------------------------------- builders
+def chain(n_routers, rate_bps, delay, buffer_pkts, access_bps=None, access_delay=0.0):
+    """Linear: h0 - r0 - r1 - ... - r{n-1} - h1."""
+    t = Topology("chain", hosts=["h0", "h1"], routers=[f"r{i}" for i in range(n_routers)])
+    access = access_bps or rate_bps
+    t.add_link("h0", "r0", access, access_delay, buffer_pkts)
+    for i in range(n_routers - 1):
+        t.add_link(f"r{i}", f"r{i + 1}", rate_bps, delay, buffer_pkts)
+    t.add_link(f"r{n_routers - 1}", "h1", access, access_delay, buffer_pkts)
+    return t
+
+
+def star(n_hosts, rate_bps, delay, buffer_pkts):
+    """Star: hosts h0..h{n-1} around one router (every path crosses it)."""
+    t = Topology("star", hosts=[f"h{i}" for i in range(n_hosts)], routers=["r0"])
+    for h in t.hosts:
+        t.add_link(h, "r0", rate_bps, delay, buffer_pkts)
+    return t
+
+
+def mesh(n_routers, rate_bps, delay, buffer_pkts, hosts_per_router=1):
+    """Full mesh of routers, each with its own hosts (several paths between any two routers;
+    shortest-path routing uses the direct one)."""
+    routers = [f"r{i}" for i in range(n_routers)]
+    hosts = [f"h{i}_{j}" for i in range(n_routers) for j in range(hosts_per_router)]
+    t = Topology("mesh", hosts=hosts, routers=routers)
+    for i in range(n_routers):
+        for j in range(i + 1, n_routers):
+            t.add_link(routers[i], routers[j], rate_bps, delay, buffer_pkts)
+        for j in range(hosts_per_router):
+            t.add_link(f"h{i}_{j}", routers[i], rate_bps, delay, buffer_pkts)
+    return t
+
+
+def parking_lot(n_hops, rate_bps, delay, buffer_pkts, access_bps=None, access_delay=0.0):
+    """Routers r0..r{n}; the long flow goes h_long_src -> r0 ... r{n} -> h_long_dst, and cross
+    hosts c{i}_src/c{i}_dst attach to r{i}/r{i+1} so each hop has one cross flow."""
+    t = Topology("parking_lot", hosts=["long_src", "long_dst"], routers=[f"r{i}" for i in range(n_hops + 1)])
+    access = access_bps or rate_bps
+    t.add_link("long_src", "r0", access, access_delay, buffer_pkts)
+    t.add_link(f"r{n_hops}", "long_dst", access, access_delay, buffer_pkts)
+    for i in range(n_hops):
+        t.add_link(f"r{i}", f"r{i + 1}", rate_bps, delay, buffer_pkts)
+        t.hosts += [f"c{i}_src", f"c{i}_dst"]
+        t.add_link(f"c{i}_src", f"r{i}", access, access_delay, buffer_pkts)
+        t.add_link(f"c{i}_dst", f"r{i + 1}", access, access_delay, buffer_pkts)
+    return t
+
+
+def dumbbell(n_pairs, rate_bps, delay, buffer_pkts, access_bps, access_delay, access_buffer=1 << 20):
+    """N senders s{i} - R1 == bottleneck == R2 - receivers d{i}."""
+    t = Topology("dumbbell", hosts=[f"s{i}" for i in range(n_pairs)] + [f"d{i}" for i in range(n_pairs)],
+                 routers=["R1", "R2"])
+    t.add_link("R1", "R2", rate_bps, delay, buffer_pkts)
+    for i in range(n_pairs):
+        t.add_link(f"s{i}", "R1", access_bps, access_delay, access_buffer)
+        t.add_link(f"d{i}", "R2", access_bps, access_delay, access_buffer)
+    return t
+
+
+def access_point(wired_hosts, wireless_hosts, wired_bps, wireless_bps, wired_delay, wireless_delay,
+                 buffer_pkts):
+    """One router with hosts on wired and wireless hops (the testbed's home network); wireless
+    links are marked kind='wireless' so loss, jitter and capacity changes can attach to them."""
+    t = Topology("access_point", hosts=list(wired_hosts) + list(wireless_hosts), routers=["ap"])
+    for h in wired_hosts:
+        t.add_link(h, "ap", wired_bps, wired_delay, buffer_pkts, "wired")
+    for h in wireless_hosts:
+        t.add_link(h, "ap", wireless_bps, wireless_delay, buffer_pkts, "wireless")
+    return t
+
+
+BUILDERS = {"chain": chain, "star": star, "mesh": mesh, "parking_lot": parking_lot,
+            "dumbbell": dumbbell, "access_point": access_point}
