@@ -1,4 +1,7 @@
-"""Dumbbell scenario: N bulk TCP flows share one bottleneck (the QtColFair paper's set-up).
+"""Bulk TCP flows over a packet network; by default the dumbbell of the QtColFair paper.
+
+With `topology=` (simulator/net/topology.py) the same event loop runs flows between any hosts of
+any topology on shortest-path routes (`flow_ends`, `start_times`, `monitor` for the sampled link).
 
     sender_i --access--> R1 ==bottleneck==> R2 --access--> receiver_i   (and the reverse path)
 
@@ -40,6 +43,7 @@ cdef class Dumbbell:
     cdef EventQueue events
     cdef int bottleneck_fwd, bottleneck_rev
     cdef double duration, start_interval, sample_interval
+    cdef list start_times
     cdef int data_size, ack_size
     cdef list schedule
     cdef double[::1] rto_scheduled, delack_scheduled, pace_scheduled
@@ -54,7 +58,8 @@ cdef class Dumbbell:
     def __init__(self, str key, list controllers, double bottleneck_bps, double bottleneck_delay,
                  long buffer_pkts, double access_bps=10e9, double access_delay=1e-5,
                  double duration=10.0, double start_interval=0.1, double sample_interval=0.1,
-                 int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None):
+                 int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
+                 topology=None, list flow_ends=None, tuple monitor=None, start_times=None):
         tcp = tcp or {}
         self.key = key
         self.n = len(controllers)
@@ -68,18 +73,17 @@ cdef class Dumbbell:
         self.schedule = sorted(schedule or [], key=lambda c: c[0])
         self.events = EventQueue(1 << 12)
         self.net = Network(self.events, EV_LINK_DONE, EV_ARRIVE, self.n)
-        big = 1 << 20      # access links and the reverse path never drop in this scenario
-        self.bottleneck_fwd = self.net.add_link(bottleneck_bps, bottleneck_delay, buffer_pkts)
-        self.bottleneck_rev = self.net.add_link(bottleneck_bps, bottleneck_delay, big)
+        if topology is None:
+            self._build_dumbbell(bottleneck_bps, bottleneck_delay, buffer_pkts, access_bps, access_delay)
+        else:
+            self._build_topology(topology, flow_ends, monitor)
+        self.start_times = list(start_times) if start_times is not None else \
+            [i * start_interval for i in range(self.n)]
+        if len(self.start_times) != self.n:
+            raise ValueError(f"{len(self.start_times)} start times for {self.n} flows")
         from simulator.tcp.rto import RtoEstimator
         self.senders, self.receivers = [], []
         for i, cc in enumerate(controllers):
-            a_in = self.net.add_link(access_bps, access_delay, big)
-            a_out = self.net.add_link(access_bps, access_delay, big)
-            b_in = self.net.add_link(access_bps, access_delay, big)
-            b_out = self.net.add_link(access_bps, access_delay, big)
-            self.net.set_route(i, PKT_DATA, [a_in, self.bottleneck_fwd, a_out])
-            self.net.set_route(i, PKT_ACK, [b_in, self.bottleneck_rev, b_out])
             rto = RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
             self.senders.append(SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0))
             self.receivers.append(SackReceiver(tcp.get("delack_count", 2),
@@ -142,6 +146,36 @@ cdef class Dumbbell:
             self.net.free_packet(pid)
             self.send_loop(flow, now)
 
+    def _build_dumbbell(self, double bottleneck_bps, double bottleneck_delay, long buffer_pkts,
+                        double access_bps, double access_delay):
+        big = 1 << 20      # access links and the reverse path never drop in this scenario
+        self.bottleneck_fwd = self.net.add_link(bottleneck_bps, bottleneck_delay, buffer_pkts)
+        self.bottleneck_rev = self.net.add_link(bottleneck_bps, bottleneck_delay, big)
+        for i in range(self.n):
+            a_in = self.net.add_link(access_bps, access_delay, big)
+            a_out = self.net.add_link(access_bps, access_delay, big)
+            b_in = self.net.add_link(access_bps, access_delay, big)
+            b_out = self.net.add_link(access_bps, access_delay, big)
+            self.net.set_route(i, PKT_DATA, [a_in, self.bottleneck_fwd, a_out])
+            self.net.set_route(i, PKT_ACK, [b_in, self.bottleneck_rev, b_out])
+
+    def _build_topology(self, topology, flow_ends, monitor):
+        """Any Topology (simulator/net/topology.py): flow i runs from flow_ends[i][0] to
+        flow_ends[i][1] on shortest paths; `monitor` (a, b) names the link whose queue is sampled
+        and whose rate/delay the schedule changes."""
+        if flow_ends is None or len(flow_ends) != self.n:
+            raise ValueError(f"a topology run needs (source, destination) for each of the {self.n} flows")
+        ids = topology.install(self.net)
+        for i, (src, dst) in enumerate(flow_ends):
+            self.net.set_route(i, PKT_DATA, [ids[h] for h in topology.hops(src, dst)])
+            self.net.set_route(i, PKT_ACK, [ids[h] for h in topology.hops(dst, src)])
+        a, b = monitor if monitor is not None else tuple(topology.path(*flow_ends[0])[1:3])
+        matches = [i for i, l in enumerate(topology.links) if (l.a, l.b) in ((a, b), (b, a))]
+        if not matches:
+            raise ValueError(f"monitor {a!r}-{b!r} is not a link of topology {topology.name}")
+        d = 0 if topology.links[matches[0]].a == a else 1
+        self.bottleneck_fwd, self.bottleneck_rev = ids[(matches[0], d)], ids[(matches[0], 1 - d)]
+
     def run(self):
         cdef Event ev
         cdef double now = 0.0
@@ -149,7 +183,7 @@ cdef class Dumbbell:
         cdef SackSender snd
         cdef SackReceiver rcv
         for i in range(self.n):
-            self.events.push(i * self.start_interval, EV_START, i)
+            self.events.push(self.start_times[i], EV_START, i)
         for j, change in enumerate(self.schedule):
             self.events.push(change[0], EV_SCHED, j)
         self.events.push(0.0, EV_SAMPLE, 0)
