@@ -257,7 +257,8 @@ cdef class Dumbbell:
         for i in range(self.n):
             snd = <SackSender>self.senders[i]
             rcv = <SackReceiver>self.receivers[i]
-            row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.rcv_nxt]
+            # packets that reached the receiver (not the in-order edge, which jumps when a hole fills)
+            row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.unique]
         self.samples.append(row)
 
     def summary(self, double now):

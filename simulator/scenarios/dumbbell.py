@@ -5,7 +5,9 @@ algorithm (newreno, cubic, bbr, vegas, qtcol, qtcolfair), alpha (qtcol*), flows,
 (bottleneck buffer as a multiple of the BDP) or buffer_pkts, bottleneck_mbps, delay_ms
 (bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the
 "_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval,
-device_queue_pkts (extra packets of buffer behind the bottleneck queue, as ns-3's device queue).
+device_queue_pkts (extra packets of buffer behind the bottleneck queue, as ns-3's device queue),
+stack (ns3 | linux: whose HyStart/Vegas/BBR details), fluct_interval and fluct_sd (change:
+fluctuating).
 """
 import math
 
@@ -19,9 +21,12 @@ ACK_WIRE = 66
 DEFAULTS = {"alpha": 1.2, "flows": 1, "buffer_bdp": 5, "buffer_pkts": None, "bottleneck_mbps": 100.0,
             "delay_ms": 20.0, "access_gbps": 10.0, "access_delay_ms": 0.01, "duration": 100.0,
             "warmup": 10.0, "change": "static", "sample_interval": 0.1, "start_interval": 0.1,
-            "hystart": True, "device_queue_pkts": 0, "trace": False}
-ALGORITHMS = ("newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
-CHANGES = ("static", "bandwidth", "delay")
+            "hystart": True, "device_queue_pkts": 0, "stack": "ns3", "fluct_interval": 1.0,
+            "fluct_sd": 0.3, "trace": False}
+ALGORITHMS = ("newreno", "reno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
+# "reno" is Linux's reno: NewReno window growth with the same SACK recovery as every algorithm here
+STACKS = ("ns3", "linux")      # whose details of HyStart, Vegas and BBR's RTT input to follow
+CHANGES = ("static", "bandwidth", "delay", "fluctuating")
 # the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
 AUTHOR_BUFFERS = {0.003: 1, 0.05: 17, 0.1: 34, 0.25: 86, 0.5: 172, 0.75: 259, 1: 345, 2: 690,
                   3: 1036, 4: 1381, 5: 1727, 6: 2072, 8: 2763, 10: 3454}
@@ -43,9 +48,21 @@ def buffer_packets(p):
     return AUTHOR_BUFFERS.get(x, max(1, round(x * bdp_packets(p)))) + extra
 
 
-def schedule(p):
-    """The paper's link changes: bandwidth 100 -> 25 (25 s) -> 500 Mbps (50 s); delay 20 -> 40
-    (25 s) -> 20 ms (50 s)."""
+def schedule(p, key=None):
+    """The QtColFair paper's link changes: bandwidth 100 -> 25 (25 s) -> 500 Mbps (50 s); delay
+    20 -> 40 (25 s) -> 20 ms (50 s).  "fluctuating" (the Mininet paper's "wireless with
+    fluctuating signal quality", which it does not quantify): every fluct_interval s the
+    bottleneck rate is redrawn as mean * (1 + fluct_sd * z), z standard normal from this run's
+    own stream, clamped to [0.1, 2] x mean."""
+    if p["change"] == "fluctuating":
+        rng = Stream(key, "capacity")
+        mean, out, t = p["bottleneck_mbps"] * 1e6, [], float(p["fluct_interval"])
+        while t < p["duration"]:
+            u1, u2 = 1.0 - rng.draw_uniform(), rng.draw_uniform()
+            z = math.sqrt(-2.0 * math.log(u1)) * math.cos(2 * math.pi * u2)     # Box-Muller
+            out.append((t, "rate", mean * min(2.0, max(0.1, 1.0 + p["fluct_sd"] * z))))
+            t += float(p["fluct_interval"])
+        return out
     if p["change"] == "bandwidth":
         return [(25.0, "rate", 25e6), (50.0, "rate", 500e6)]
     if p["change"] == "delay":
@@ -55,17 +72,17 @@ def schedule(p):
 
 def controller(p, flow, key):
     from simulator.tcp.cc import aimd, bbr, cubic, hystart, qtcol, vegas
-    a = p["algorithm"]
-    if a == "newreno":
-        return aimd.RenoGrowth("newreno")
+    a, linux = p["algorithm"], p["stack"] == "linux"
+    if a in ("newreno", "reno"):
+        return aimd.RenoGrowth(a)
     if a == "cubic":
-        return cubic.Cubic(hystart=hystart.make() if p["hystart"] else False)
+        return cubic.Cubic(hystart=hystart.make(variant=p["stack"]) if p["hystart"] else False)
     if a == "bbr":
         # the PROBE_BW start phase is random in BBR: drawn from this run's own stream
         phase = int(Stream(key, f"bbr-phase-{flow}").draw_uniform() * 7)
-        return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase])
+        return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase], use_srtt=not linux)
     if a == "vegas":
-        return vegas.make()
+        return vegas.make(use_srtt=not linux, ns3_ssthresh=not linux)
     return qtcol.make(alpha=float(p["alpha"]), fair=(a == "qtcolfair"))
 
 
@@ -75,6 +92,8 @@ def params_with_defaults(params):
     if p.get("algorithm") not in ALGORITHMS:
         raise ValueError(f"algorithm {p.get('algorithm')!r} unknown for model dumbbell; "
                          f"allowed: {', '.join(ALGORITHMS)}")
+    if p["stack"] not in STACKS:
+        raise ValueError(f"stack {p['stack']!r} unknown; allowed: {', '.join(STACKS)}")
     if p["change"] not in CHANGES:
         raise ValueError(f"change {p['change']!r} unknown; allowed: {', '.join(CHANGES)}")
     if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
@@ -90,7 +109,7 @@ def run(params, key):
     sim = Dumbbell(key, [controller(p, i, key) for i in range(n)], p["bottleneck_mbps"] * 1e6,
                    p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
-                   float(p["sample_interval"]), WIRE, ACK_WIRE, schedule(p))
+                   float(p["sample_interval"]), WIRE, ACK_WIRE, schedule(p, key))
     out = sim.run()
     return summarize(p, out)
 

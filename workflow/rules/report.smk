@@ -11,7 +11,9 @@ from report_inputs import papermill_params, qt_scorecard_args, reference_table  
 get_reference_table = reference_table(config["reference_dir"])
 get_qt_reference_table = reference_table(config["reference_dir"], "qtcolfair_results.csv")
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
-CHAPTERS = [p for p in ("mm1", "qtcol") if get_study_tables(p)]
+CHAPTERS = [p for p in ("mm1", "qtcol", "mininet") if get_study_tables(p)]
+# chapters whose notebook needs only their own tables and traces (no published reference file)
+PLAIN_CHAPTERS = [c for c in CHAPTERS if c == "mininet"]
 
 
 rule scorecard:
@@ -94,6 +96,37 @@ rule notebook_qtcol:
         python=PYTHON,
     log:
         "results/logs/report/notebook_qtcol.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
+rule notebook_plain_chapter:
+    input:
+        notebook="notebooks/{chapter}.ipynb",
+        tables=lambda w: get_study_tables(w.chapter),
+        traces=lambda w: get_trace_tables(w.chapter),
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/{chapter}.ipynb",
+        figures=directory("results/figures/{chapter}"),
+        downloads=directory("results/downloads/{chapter}"),
+    wildcard_constraints:
+        chapter="|".join(PLAIN_CHAPTERS) or "(?!)",
+    params:
+        y=papermill_params(
+            table_files=lambda i, o: list(i.tables),
+            trace_files=lambda i, o: list(i.traces),
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: f"_static/downloads/{Path(o.downloads).name}",
+            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_{chapter}.log",
     conda:
         "../envs/report.yaml"
     shell:
