@@ -61,3 +61,29 @@ def test_bad_links_and_routes_are_rejected():
         h.net.add_link(0, 0.01, 5)
     with pytest.raises(ValueError, match="does not exist"):
         h.net.set_route(0, 1, [7])
+
+
+def test_random_loss_on_a_link_drops_after_serialisation():
+    from simulator.core.rng import Stream
+    from simulator.net.impairments import BernoulliLoss
+    h = Harness([(1e9, 0.0, 5000)], [0])
+    h.net.set_loss(0, BernoulliLoss(0.3, Stream("k", "loss")))
+    for seq in range(4000):
+        h.net.py_send(0, 0, seq, 0.0, 100)
+    arrived = len(h.run())
+    assert arrived == pytest.approx(0.7 * 4000, abs=4 * (0.21 * 4000) ** 0.5)
+    assert h.net.random_losses == 4000 - arrived
+    assert h.net.link_stats(0)["sent_pkts"] == 4000      # lost packets still used the link
+
+
+def test_jitter_without_reordering_keeps_fifo_order_and_adds_delay():
+    from simulator.core.rng import Stream
+    from simulator.net.impairments import Jitter
+    h = Harness([(1e6, 0.010, 100)], [0])
+    h.net.set_jitter(0, Jitter(0.005, 0.005, "uniform", Stream("k", "jitter"), reorder=False))
+    for seq in range(50):
+        h.net.py_send(0, 0, seq, 0.0, 100)
+    out = h.run()
+    times = [t for _, t in out]
+    assert times == sorted(times)
+    assert times[0] > 0.0008 + 0.010                    # serialisation + delay + some jitter

@@ -1,4 +1,5 @@
 from simulator.core.events cimport EventQueue
+from simulator.net.impairments cimport Jitter, LossModel
 
 cdef enum:
     PKT_DATA = 0
@@ -49,6 +50,10 @@ cdef class Network:
     cdef int n_routes, route_links_used
     cdef int* flow_route            # per flow and kind: route id (2 * flow + kind)
     cdef int n_flows
+    # optional impairments per link (None: none); a Python list keeps the objects alive
+    cdef list loss_models, jitters
+    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter (bit flags), for a C-speed check
+    cdef readonly long long random_losses
 
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
                         int size) except -1

@@ -8,6 +8,7 @@ may change during a run (set_rate / set_delay): a packet already serialising kee
 from libc.stdlib cimport free, malloc, realloc
 
 from simulator.core.events cimport EventQueue
+from simulator.net.impairments cimport Jitter, LossModel
 
 
 cdef class Network:
@@ -32,6 +33,8 @@ cdef class Network:
         self.free_head = 0
         for i in range(2 * n_flows):
             self.flow_route[i] = -1
+        self.loss_models, self.jitters = [], []
+        self.impaired = NULL
 
     def __dealloc__(self):
         if self.links != NULL:
@@ -43,6 +46,7 @@ cdef class Network:
         free(self.route_start)
         free(self.route_len)
         free(self.flow_route)
+        free(self.impaired)
 
     # ------------------------------------------------------------------ building
     def add_link(self, double rate_bps, double delay, long limit):
@@ -71,7 +75,23 @@ cdef class Network:
         l.sent_bytes = 0.0
         l.max_queue = 0
         self.n_links += 1
+        self.loss_models.append(None)
+        self.jitters.append(None)
+        self.impaired = <unsigned char*>realloc(self.impaired, self.links_cap * sizeof(unsigned char))
+        if self.impaired == NULL:
+            raise MemoryError()
+        self.impaired[self.n_links - 1] = 0
         return self.n_links - 1
+
+    def set_loss(self, int link, LossModel model):
+        """Random loss after serialisation on `link` (a wireless hop, a lossy cable); None: none."""
+        self.loss_models[link] = model
+        self.impaired[link] = (self.impaired[link] & ~1) | (1 if model is not None else 0)
+
+    def set_jitter(self, int link, Jitter jitter):
+        """Extra per-packet delay on `link`, reordering only if the Jitter allows it; None: none."""
+        self.jitters[link] = jitter
+        self.impaired[link] = (self.impaired[link] & ~2) | (2 if jitter is not None else 0)
 
     def set_route(self, int flow, int kind, links):
         """The links a flow's data (kind 0) or ACK (kind 1) packets cross, in order."""
@@ -170,9 +190,15 @@ cdef class Network:
         """Serialisation of the link's current packet ends: it propagates; the next one starts."""
         cdef Link* l = &self.links[link]
         cdef int pid = l.in_tx
+        cdef double arrival = now + l.delay
         l.sent_pkts += 1
         l.sent_bytes += self.pkts[pid].size
-        self.events.push(now + l.delay, self.ev_arrive, pid)
+        if self.impaired[link] & 1 and (<LossModel>self.loss_models[link]).drop():
+            self.random_losses += 1
+            self.pkts[pid].hop = -2          # lost on the wire: arrive() reports it as dropped
+        elif self.impaired[link] & 2:
+            arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
+        self.events.push(arrival, self.ev_arrive, pid)
         if l.count > 0:
             l.in_tx = l.ring[l.head]
             l.head += 1
@@ -190,6 +216,8 @@ cdef class Network:
         link, 0 if it was dropped there (freed), 1 if its route ended (the model takes it)."""
         cdef Packet* p = &self.pkts[pid]
         cdef int r = self.flow_route[2 * p.flow + p.kind]
+        if p.hop == -2:
+            return 0                         # lost on the wire (a link's loss model)
         p.hop += 1
         if p.hop >= self.route_len[r]:
             return 1
