@@ -5,9 +5,9 @@ the same with 5 flows.  Prints figures; not a test.
     python benchmarks/network_speed.py [--duration 20] [--repeat 3]
 """
 import argparse
-import time
 
 import simulator
+from speed import best_time      # benchmarks/ is on sys.path when run as a script
 
 
 def main():
@@ -21,11 +21,8 @@ def main():
     for alg, flows in [("cubic", 1), ("cubic", 5), ("newreno", 1), ("qtcolfair", 5), ("bbr", 1)]:
         p = {"model": "dumbbell", "algorithm": alg, "flows": flows, "duration": args.duration,
              "warmup": 0.0}
-        best, m = float("inf"), None
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            m = simulator.run(p, 1)["metrics"]
-            best = min(best, time.perf_counter() - t0)
+        best, out = best_time(lambda: simulator.run(p, 1), args.repeat)
+        m = out["metrics"]
         # each data packet is acknowledged about every second packet (delayed ACKs)
         packets = m["sent"] + m["acks"]
         print(f"{alg + ' x' + str(flows):<24}{best:>8.3f}{packets / best:>14,.0f}"
