@@ -8,7 +8,7 @@ ALGORITHMS = {
     "as_published": ["none", "tahoe", "reno", "cubic"],
     "standard": ["none", "tahoe", "reno", "newreno", "cubic"],
 }
-MODELS = ("mm1", "dumbbell")
+MODELS = ("mm1", "dumbbell", "ns2", "testbed")
 
 # parameter defaults of the mm1 model (one place); studies override them
 MM1_DEFAULTS = {"theta": None, "prop_delay": 0.01, "rto_min": 1.0, "rto_initial": 1.0,
@@ -49,10 +49,11 @@ def run(params: dict, seed: int) -> dict:
     model = params.get("model", "mm1")
     if model not in MODELS:
         raise ValueError(f"model {model!r} unknown; allowed: {', '.join(MODELS)}")
-    if model == "dumbbell":
-        from simulator.scenarios import dumbbell
-        p = dumbbell.params_with_defaults(params)
-        return dumbbell.run(p, run_key(p, seed))
+    if model in ("dumbbell", "ns2", "testbed"):
+        from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
+        scenario = {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[model]
+        p = scenario.params_with_defaults(params)
+        return scenario.run(p, run_key(p, seed))
     p = mm1_params(params)
     key = run_key({k: v for k, v in p.items()}, seed)
     if p["variant"] == "as_published":

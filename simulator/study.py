@@ -31,6 +31,8 @@ SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
 REQUIRED = {
     "mm1": ("variant", "algorithm", "lambda", "mu", "K", "theta", "N"),
     "dumbbell": ("algorithm",),
+    "ns2": ("algorithm",),
+    "testbed": ("algorithm",),
 }
 REQUIRED_PARAMS = REQUIRED["mm1"]
 PARAM_TYPES = {
@@ -128,8 +130,9 @@ def load_schema() -> dict:
     names = []
     for v in variants:
         names += [a for a in algos.get(v, []) if a not in names]
-    from simulator.scenarios.dumbbell import ALGORITHMS as NETWORK_ALGORITHMS
-    names += [a for a in NETWORK_ALGORITHMS if a not in names]
+    from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
+    for algorithms in (dumbbell.ALGORITHMS, ns2_wired.ALGORITHMS, wifi_testbed.ALGORITHMS):
+        names += [a for a in algorithms if a not in names]
     schema["$defs"]["param"]["variant"] = {"enum": variants}
     schema["$defs"]["param"]["algorithm"] = {"enum": names}
     return schema
@@ -380,8 +383,8 @@ def _check_semantics(s: Study) -> None:
                 f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
                 f"{', '.join(required)} from grid: or fixed:" + (" (theta: null means no deadline)" if s.model == "mm1" else "")
             )
-    if s.model == "dumbbell":
-        _check_dumbbell(s)
+    if s.model in SCENARIO_MODELS:
+        _check_scenario(s)
         return
 
     for i, entry in enumerate(s.exclude):
@@ -416,23 +419,35 @@ def _check_semantics(s: Study) -> None:
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
 
 
-def _check_dumbbell(s: Study) -> None:
-    """Algorithm names of the packet-network model, and parameter combinations that cannot run."""
-    from simulator.scenarios import dumbbell
+def _scenario_module(model):
+    from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
+    return {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[model]
 
+
+SCENARIO_MODELS = ("dumbbell", "ns2", "testbed")
+
+
+def _check_scenario(s: Study) -> None:
+    """Algorithm names of a packet-network model, and parameter combinations that cannot run
+    (each point goes through the model's own params_with_defaults, as a job would)."""
+    mod = _scenario_module(s.model)
     f = s.file
     for p in s.points():
         algorithm = p.params["algorithm"]
-        if algorithm not in dumbbell.ALGORITHMS:
+        if algorithm not in mod.ALGORITHMS:
             where = (f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid
                      else "fixed.algorithm")
-            raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model dumbbell"
-                             f"{nearest(algorithm, dumbbell.ALGORITHMS)}; allowed values: "
-                             f"{', '.join(dumbbell.ALGORITHMS)}")
-        full = {**dumbbell.DEFAULTS, **p.params}
-        if full["warmup"] >= full["duration"]:
+            raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model {s.model}"
+                             f"{nearest(algorithm, mod.ALGORITHMS)}; allowed values: "
+                             f"{', '.join(mod.ALGORITHMS)}")
+        full = {**mod.DEFAULTS, **p.params}
+        if "warmup" in full and full["warmup"] >= full["duration"]:
             raise StudyError(f"{f}: warmup: {full['warmup']} s is not shorter than duration "
                              f"{full['duration']} s at point {p.path!r}; allowed values: 0 <= warmup < duration")
+        try:
+            mod.params_with_defaults(p.params)
+        except ValueError as e:
+            raise StudyError(f"{f}: point {p.path!r}: {e}") from None
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
 

@@ -1,7 +1,13 @@
 """Bulk TCP flows over a packet network; by default the dumbbell of the QtColFair paper.
 
 With `topology=` (simulator/net/topology.py) the same event loop runs flows between any hosts of
-any topology on shortest-path routes (`flow_ends`, `start_times`, `monitor` for the sampled link).
+any topology on shortest-path routes (`flow_ends`, `start_times`, `stop_times`, `monitor` for the
+sampled link).  Besides the SACK TCP flows it carries:
+  * classic flows (`recoveries=`: a Reno/NewReno loss-recovery plug-in per flow, as NS-2's
+    one-way agents: cumulative ACKs for every packet, no SACK, a receive-window cap);
+  * UDP-like cross traffic (`udp=`: Poisson or on-off packet sources at a set rate);
+  * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end; RTT and
+    loss as ping measures them).
 
     sender_i --access--> R1 ==bottleneck==> R2 --access--> receiver_i   (and the reverse path)
 
@@ -17,11 +23,14 @@ import numpy as np
 from libc.math cimport INFINITY
 
 from simulator.core.events cimport Event, EventQueue
+from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
 from simulator.core.trace cimport Trace
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
 from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
+from simulator.tcp.sender cimport TcpSender
+from simulator.tcp.recovery cimport ACT_RETRANSMIT
 
 cdef enum:
     EV_LINK_DONE = 0
@@ -33,6 +42,14 @@ cdef enum:
     EV_SCHED = 6
     EV_SAMPLE = 7
     EV_END = 8
+    EV_STOP = 9
+    EV_UDP = 10
+    EV_PROBE = 11
+
+cdef enum:
+    FLOW_TCP = 0
+    FLOW_UDP = 1
+    FLOW_PROBE = 2
 
 
 cdef class Dumbbell:
@@ -54,17 +71,38 @@ cdef class Dumbbell:
     cdef int event_every
     cdef long long acks_seen
     cdef Trace ev_rtt, ev_inflight
+    # classic (NS-2 style) senders, stop times, per-flow counters for the time series
+    cdef unsigned char[::1] classic, stopped, kind
+    cdef list stop_times
+    cdef long long[::1] sent_count
+    cdef double[::1] delay_sum, delay_max
+    cdef long long[::1] delay_cnt
+    cdef list samples2
+    # UDP sources: rate (bit/s), size, mode (0 poisson, 1 on-off), on/off means, state
+    cdef list udp, udp_rng
+    cdef double[::1] udp_until
+    cdef unsigned char[::1] udp_on
+    cdef long long[::1] udp_sent, udp_delivered
+    # probes: interval, size, sent/replies, RTT log
+    cdef list probes
+    cdef long long[::1] probe_sent, probe_replies
+    cdef list probe_log
+    cdef public dict link_ids
+    cdef object topology
 
     def __init__(self, str key, list controllers, double bottleneck_bps, double bottleneck_delay,
                  long buffer_pkts, double access_bps=10e9, double access_delay=1e-5,
                  double duration=10.0, double start_interval=0.1, double sample_interval=0.1,
                  int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
-                 topology=None, list flow_ends=None, tuple monitor=None, start_times=None):
+                 topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
+                 stop_times=None, list recoveries=None, list udp=None, list probes=None):
         tcp = tcp or {}
         self.key = key
         self.n = len(controllers)
         if self.n < 1:
             raise ValueError("a dumbbell needs at least one flow")
+        self.udp = list(udp or [])          # dicts: src, dst, rate_bps, size, mode, on, off
+        self.probes = list(probes or [])    # dicts: src, dst, interval, size, start
         self.duration = duration
         self.start_interval = start_interval
         self.sample_interval = sample_interval
@@ -72,8 +110,15 @@ cdef class Dumbbell:
         self.ack_size = ack_size
         self.schedule = sorted(schedule or [], key=lambda c: c[0])
         self.events = EventQueue(1 << 12)
-        self.net = Network(self.events, EV_LINK_DONE, EV_ARRIVE, self.n)
+        n_all = self.n + len(self.udp) + len(self.probes)
+        self.net = Network(self.events, EV_LINK_DONE, EV_ARRIVE, n_all)
+        self.kind = np.array([FLOW_TCP] * self.n + [FLOW_UDP] * len(self.udp)
+                             + [FLOW_PROBE] * len(self.probes), dtype=np.uint8)
+        self.link_ids = {}
+        self.topology = topology
         if topology is None:
+            if self.udp or self.probes:
+                raise ValueError("UDP sources and probes need a topology (topology=)")
             self._build_dumbbell(bottleneck_bps, bottleneck_delay, buffer_pkts, access_bps, access_delay)
         else:
             self._build_topology(topology, flow_ends, monitor)
@@ -81,13 +126,43 @@ cdef class Dumbbell:
             [i * start_interval for i in range(self.n)]
         if len(self.start_times) != self.n:
             raise ValueError(f"{len(self.start_times)} start times for {self.n} flows")
+        self.stop_times = list(stop_times) if stop_times is not None else [INFINITY] * self.n
+        if len(self.stop_times) != self.n:
+            raise ValueError(f"{len(self.stop_times)} stop times for {self.n} flows")
         from simulator.tcp.rto import RtoEstimator
         self.senders, self.receivers = [], []
+        recoveries = recoveries or [None] * self.n
+        self.classic = np.array([r is not None for r in recoveries], dtype=np.uint8)
         for i, cc in enumerate(controllers):
             rto = RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
-            self.senders.append(SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0))
-            self.receivers.append(SackReceiver(tcp.get("delack_count", 2),
-                                               tcp.get("delack_timeout", 0.2)))
+            if recoveries[i] is None:
+                self.senders.append(SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0))
+                self.receivers.append(SackReceiver(tcp.get("delack_count", 2),
+                                                   tcp.get("delack_timeout", 0.2)))
+            else:
+                # NS-2 one-way TCP: a packet budget large enough never to run out (FTP), a
+                # receive-window cap, and a sink that acknowledges every packet at once
+                snd = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recoveries[i], rto,
+                                tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
+                snd.max_window = int(tcp.get("max_window", 0))
+                snd.impatient = bool(tcp.get("impatient", False))
+                snd.app_write(snd.n)
+                self.senders.append(snd)
+                self.receivers.append(SackReceiver(1, 0.2))
+        self.stopped = np.zeros(self.n, dtype=np.uint8)
+        self.sent_count = np.zeros(self.n, dtype=np.int64)
+        self.delay_sum = np.zeros(self.n)
+        self.delay_max = np.zeros(self.n)
+        self.delay_cnt = np.zeros(self.n, dtype=np.int64)
+        self.samples2 = []
+        self.udp_rng = [Stream(key, f"udp-{j}") for j in range(len(self.udp))]
+        self.udp_until = np.zeros(len(self.udp))
+        self.udp_on = np.ones(len(self.udp), dtype=np.uint8)
+        self.udp_sent = np.zeros(len(self.udp), dtype=np.int64)
+        self.udp_delivered = np.zeros(len(self.udp), dtype=np.int64)
+        self.probe_sent = np.zeros(len(self.probes), dtype=np.int64)
+        self.probe_replies = np.zeros(len(self.probes), dtype=np.int64)
+        self.probe_log = [[] for _ in self.probes]
         self.rto_scheduled = np.full(self.n, np.inf)
         self.delack_scheduled = np.full(self.n, np.inf)
         self.pace_scheduled = np.full(self.n, np.inf)
@@ -97,16 +172,34 @@ cdef class Dumbbell:
         self.ev_rtt = Trace(0.0, 1 << 16)
         self.ev_inflight = Trace(0.0, 1 << 16)
 
+    cdef void transmit(self, int flow, long long seq, double now) except *:
+        cdef int pid = self.net.new_packet(flow, PKT_DATA, seq, -1, now, self.data_size)
+        self.sent_count[flow] += 1
+        if not self.net.send(pid, now):
+            self.data_drops[flow] += 1
+            self.net.free_packet(pid)
+
+    cdef void classic_send_loop(self, int flow, double now) except *:
+        cdef TcpSender snd = <TcpSender>self.senders[flow]
+        cdef long long seq
+        if not self.stopped[flow]:
+            seq = snd.next_to_send(now)
+            while seq >= 0:
+                self.transmit(flow, seq, now)
+                seq = snd.next_to_send(now)
+        if snd.rto_deadline < self.rto_scheduled[flow]:
+            self.rto_scheduled[flow] = snd.rto_deadline
+            self.events.push(snd.rto_deadline, EV_RTO, flow)
+
     cdef void send_loop(self, int flow, double now) except *:
+        if self.classic[flow]:
+            self.classic_send_loop(flow, now)
+            return
         cdef SackSender snd = <SackSender>self.senders[flow]
         cdef long long seq
-        cdef int pid
-        while snd.can_send(now):
+        while not self.stopped[flow] and snd.can_send(now):
             seq = snd.next_segment(now)
-            pid = self.net.new_packet(flow, PKT_DATA, seq, -1, now, self.data_size)
-            if not self.net.send(pid, now):
-                self.data_drops[flow] += 1
-                self.net.free_packet(pid)
+            self.transmit(flow, seq, now)
         if snd.s.pacing_rate > 0 and snd.next_send_time > now \
                 and snd.in_flight() < <long long>snd.s.cwnd \
                 and snd.next_send_time < self.pace_scheduled[flow]:
@@ -128,7 +221,18 @@ cdef class Dumbbell:
         cdef int flow = p.flow
         cdef SackReceiver rcv
         cdef SackSender snd
+        cdef TcpSender csnd
+        cdef int action, reply
+        cdef double d
+        if self.kind[flow] != FLOW_TCP:
+            self.deliver_other(pid, now)
+            return
         if p.kind == PKT_DATA:
+            d = now - p.ts                          # one-way delay of this transmission
+            self.delay_sum[flow] += d
+            self.delay_cnt[flow] += 1
+            if d > self.delay_max[flow]:
+                self.delay_max[flow] = d
             rcv = <SackReceiver>self.receivers[flow]
             if rcv.on_data(p.seq, p.ts, now):
                 self.send_ack(flow, rcv, now)
@@ -136,6 +240,14 @@ cdef class Dumbbell:
                 self.delack_scheduled[flow] = rcv.delack_deadline
                 self.events.push(rcv.delack_deadline, EV_DELACK, flow)
             self.net.free_packet(pid)
+        elif self.classic[flow]:
+            csnd = <TcpSender>self.senders[flow]
+            action = csnd.on_ack(p.seq, now)
+            self.net.free_packet(pid)
+            if action == ACT_RETRANSMIT:
+                csnd.mark_retransmit(csnd.s.snd_una, now)
+                self.transmit(flow, csnd.s.snd_una, now)
+            self.classic_send_loop(flow, now)
         else:
             snd = <SackSender>self.senders[flow]
             snd.on_ack(p.seq, p.sack, p.ts, now)
@@ -145,6 +257,76 @@ cdef class Dumbbell:
                 self.ev_inflight.add(now, snd.in_flight())
             self.net.free_packet(pid)
             self.send_loop(flow, now)
+
+    cdef void deliver_other(self, int pid, double now) except *:
+        """A UDP packet reaches its sink, or a probe its far end (echoed) or its origin (RTT)."""
+        cdef Packet* p = &self.net.pkts[pid]
+        cdef int flow = p.flow, j, reply
+        if self.kind[flow] == FLOW_UDP:
+            self.udp_delivered[flow - self.n] += 1
+        elif p.kind == PKT_DATA:                    # echo request at the far end: reply
+            reply = self.net.new_packet(flow, PKT_ACK, p.seq, -1, p.ts, p.size)
+            if not self.net.send(reply, now):
+                self.net.free_packet(reply)
+        else:
+            j = flow - self.n - len(self.udp)
+            self.probe_replies[j] += 1
+            self.probe_log[j].append((p.ts, now - p.ts))
+        self.net.free_packet(pid)
+
+    cdef void udp_send(self, int j, double now) except *:
+        """Source j sends one packet (if on) and schedules its next one."""
+        src = self.udp[j]
+        cdef Stream rng = <Stream>self.udp_rng[j]
+        cdef int flow = self.n + j, pid
+        cdef double gap = src["size"] * 8.0 / src["rate_bps"]
+        if src["mode"] == "onoff" and now >= self.udp_until[j]:
+            self.udp_on[j] = 1 - self.udp_on[j]
+            self.udp_until[j] = now + rng.exponential(1.0 / (src["on"] if self.udp_on[j] else src["off"]))
+        if self.udp_on[j]:
+            pid = self.net.new_packet(flow, PKT_DATA, self.udp_sent[j], -1, now, src["size"])
+            self.udp_sent[j] += 1
+            if not self.net.send(pid, now):
+                self.net.free_packet(pid)
+            nxt = now + rng.exponential(1.0 / gap)
+        else:
+            nxt = self.udp_until[j]
+        if src["mode"] == "onoff" and self.udp_on[j] and nxt > self.udp_until[j]:
+            nxt = self.udp_until[j]
+        if nxt < src.get("stop", INFINITY):
+            self.events.push(nxt, EV_UDP, j)
+
+    cdef void probe_send(self, int j, double now) except *:
+        pr = self.probes[j]
+        cdef int flow = self.n + len(self.udp) + j
+        cdef int pid = self.net.new_packet(flow, PKT_DATA, self.probe_sent[j], -1, now, pr["size"])
+        self.probe_sent[j] += 1
+        if not self.net.send(pid, now):
+            self.net.free_packet(pid)
+        if now + pr["interval"] < pr.get("stop", INFINITY):
+            self.events.push(now + pr["interval"], EV_PROBE, j)
+
+    def set_schedule(self, list schedule):
+        """Replace the schedule (before run): (t, "rate"|"delay", value[, link ids]) entries."""
+        self.schedule = sorted(schedule, key=lambda c: c[0])
+
+    def link_id(self, a, b):
+        """Network id of the one-way link a -> b of the topology."""
+        for i, l in enumerate(self.topology.links):
+            if (l.a, l.b) == (a, b):
+                return self.link_ids[(i, 0)]
+            if (l.a, l.b) == (b, a):
+                return self.link_ids[(i, 1)]
+        raise ValueError(f"{a!r}-{b!r} is not a link of topology {self.topology.name}")
+
+    def configure_link(self, int link, queue=None, loss=None, jitter=None):
+        """Queue discipline, random loss and jitter of one network link (see Network)."""
+        if queue is not None:
+            self.net.set_queue(link, queue)
+        if loss is not None:
+            self.net.set_loss(link, loss)
+        if jitter is not None:
+            self.net.set_jitter(link, jitter)
 
     def _build_dumbbell(self, double bottleneck_bps, double bottleneck_delay, long buffer_pkts,
                         double access_bps, double access_delay):
@@ -166,7 +348,10 @@ cdef class Dumbbell:
         if flow_ends is None or len(flow_ends) != self.n:
             raise ValueError(f"a topology run needs (source, destination) for each of the {self.n} flows")
         ids = topology.install(self.net)
-        for i, (src, dst) in enumerate(flow_ends):
+        self.link_ids = ids
+        ends = list(flow_ends) + [(u["src"], u["dst"]) for u in self.udp] \
+            + [(pr["src"], pr["dst"]) for pr in self.probes]
+        for i, (src, dst) in enumerate(ends):
             self.net.set_route(i, PKT_DATA, [ids[h] for h in topology.hops(src, dst)])
             self.net.set_route(i, PKT_ACK, [ids[h] for h in topology.hops(dst, src)])
         a, b = monitor if monitor is not None else tuple(topology.path(*flow_ends[0])[1:3])
@@ -184,6 +369,12 @@ cdef class Dumbbell:
         cdef SackReceiver rcv
         for i in range(self.n):
             self.events.push(self.start_times[i], EV_START, i)
+            if self.stop_times[i] < self.duration:
+                self.events.push(self.stop_times[i], EV_STOP, i)
+        for j, src in enumerate(self.udp):
+            self.events.push(src.get("start", 0.0), EV_UDP, j)
+        for j, pr in enumerate(self.probes):
+            self.events.push(pr.get("start", 0.0), EV_PROBE, j)
         for j, change in enumerate(self.schedule):
             self.events.push(change[0], EV_SCHED, j)
         self.events.push(0.0, EV_SAMPLE, 0)
@@ -200,14 +391,18 @@ cdef class Dumbbell:
                 if r == 1:
                     self.deliver(<int>ev.data, now)
                 elif r == 0:
-                    if self.net.pkts[ev.data].kind == PKT_DATA:
-                        self.data_drops[self.net.pkts[ev.data].flow] += 1
+                    flow = self.net.pkts[ev.data].flow
+                    if self.net.pkts[ev.data].kind == PKT_DATA and flow < self.n:
+                        self.data_drops[flow] += 1
                     self.net.free_packet(<int>ev.data)
             elif ev.kind == EV_RTO:
                 flow = <int>ev.data
                 if now != self.rto_scheduled[flow]:
                     continue                             # superseded by an earlier deadline
                 self.rto_scheduled[flow] = INFINITY
+                if self.classic[flow]:
+                    self.classic_timeout(flow, now)
+                    continue
                 snd = <SackSender>self.senders[flow]
                 if snd.rto_deadline == INFINITY:
                     continue
@@ -235,6 +430,12 @@ cdef class Dumbbell:
                 self.send_loop(<int>ev.data, now)
             elif ev.kind == EV_SCHED:
                 self.apply_change(self.schedule[ev.data])
+            elif ev.kind == EV_UDP:
+                self.udp_send(<int>ev.data, now)
+            elif ev.kind == EV_PROBE:
+                self.probe_send(<int>ev.data, now)
+            elif ev.kind == EV_STOP:
+                self.stopped[ev.data] = 1               # the application stops writing (FTP stop)
             elif ev.kind == EV_SAMPLE:
                 self.sample(now)
                 self.events.push(now + self.sample_interval, EV_SAMPLE, 0)
@@ -242,44 +443,81 @@ cdef class Dumbbell:
                 break
         return self.summary(now)
 
+    cdef void classic_timeout(self, int flow, double now) except *:
+        cdef TcpSender snd = <TcpSender>self.senders[flow]
+        if snd.rto_deadline == INFINITY:
+            return
+        if now >= snd.rto_deadline:
+            snd.on_timeout(now)
+        self.classic_send_loop(flow, now)
+
     def apply_change(self, change):
-        t, what, value = change
+        """(t, "rate"|"delay", value[, link ids]): without ids, the monitored link (both
+        directions for a delay change)."""
+        t, what, value = change[:3]
+        links = change[3] if len(change) > 3 else None
         if what == "rate":
-            self.net.set_rate(self.bottleneck_fwd, float(value))
+            for l in (links or [self.bottleneck_fwd]):
+                self.net.set_rate(l, float(value))
         elif what == "delay":
-            self.net.set_delay(self.bottleneck_fwd, float(value))
-            self.net.set_delay(self.bottleneck_rev, float(value))
+            for l in (links or [self.bottleneck_fwd, self.bottleneck_rev]):
+                self.net.set_delay(l, float(value))
         else:
             raise ValueError(f"schedule entry {change}: change must be 'rate' or 'delay'")
 
     def sample(self, double now):
         row = [now, self.net.queue_length(self.bottleneck_fwd)]
+        row2 = []
         for i in range(self.n):
-            snd = <SackSender>self.senders[i]
             rcv = <SackReceiver>self.receivers[i]
-            # packets that reached the receiver (not the in-order edge, which jumps when a hole fills)
-            row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.unique]
+            if self.classic[i]:
+                csnd = <TcpSender>self.senders[i]
+                row += [csnd.s.cwnd, csnd.s.snd_max - csnd.s.snd_una, csnd.s.srtt, rcv.unique]
+            else:
+                snd = <SackSender>self.senders[i]
+                # packets that reached the receiver (not the in-order edge, which jumps when a hole fills)
+                row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.unique]
+            # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample
+            row2 += [self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i],
+                     self.delay_sum[i], self.delay_cnt[i], self.delay_max[i]]
+            self.delay_max[i] = 0.0
         self.samples.append(row)
+        self.samples2.append(row2)
+
+    def _flow_counts(self, int i):
+        """(sent, retransmitted, timeouts, recoveries, rtt sum, rtt samples, min cwnd, cwnd)."""
+        if self.classic[i]:
+            c = <TcpSender>self.senders[i]
+            return (self.sent_count[i], c.retransmissions, c.timeouts, c.fast_retransmits,
+                    c.rtt_sum, c.rtt_samples, c.min_cwnd, c.s.cwnd)
+        s = <SackSender>self.senders[i]
+        return (s.sent, s.retransmitted, s.timeouts, s.recoveries, s.srtt_sum, s.rtt_samples,
+                s.min_cwnd, s.s.cwnd)
 
     def summary(self, double now):
-        cdef SackSender snd
         cdef SackReceiver rcv
         mss = self.data_size - 54.0
         flows = []
         for i in range(self.n):
-            snd = <SackSender>self.senders[i]
             rcv = <SackReceiver>self.receivers[i]
-            if snd.min_cwnd < 0:
-                violated(self.key, f"flow {i}: negative congestion window {snd.min_cwnd}")
+            sent, retx, timeouts, recov, rtt_sum, rtt_n, min_cwnd, cwnd = self._flow_counts(i)
+            if min_cwnd < 0:
+                violated(self.key, f"flow {i}: negative congestion window {min_cwnd}")
             flows.append({
-                "sent": snd.sent, "retransmitted": snd.retransmitted, "drops": int(self.data_drops[i]),
-                "delivered": rcv.rcv_nxt, "timeouts": snd.timeouts, "recoveries": snd.recoveries,
-                "goodput_sender_mbps": (snd.sent - snd.retransmitted) * 8 * mss / now / 1e6,
+                "sent": sent, "retransmitted": retx,
+                "drops": int(self.data_drops[i] + self.net.pushed_out_drops(i)),
+                "delivered": rcv.rcv_nxt, "timeouts": timeouts, "recoveries": recov,
+                "goodput_sender_mbps": (sent - retx) * 8 * mss / now / 1e6,
                 "goodput_receiver_mbps": rcv.rcv_nxt * 8 * mss / now / 1e6,
-                "mean_srtt_ms": 1e3 * snd.srtt_sum / snd.rtt_samples if snd.rtt_samples else float("nan"),
-                "final_cwnd": snd.s.cwnd,
+                "mean_srtt_ms": 1e3 * rtt_sum / rtt_n if rtt_n else float("nan"),
+                "final_cwnd": cwnd,
             })
         return {"flows": flows, "samples": self.samples, "end_time": now, "acks": self.acks_sent,
                 "event_rtt": self.ev_rtt.as_dict("v"), "event_inflight": self.ev_inflight.as_dict("v"),
                 "events": self.events.pushed,
-                "bottleneck": self.net.link_stats(self.bottleneck_fwd)}
+                "bottleneck": self.net.link_stats(self.bottleneck_fwd),
+                "samples2": self.samples2,
+                "udp": [{"sent": int(self.udp_sent[j]), "delivered": int(self.udp_delivered[j])}
+                        for j in range(len(self.udp))],
+                "probes": [{"sent": int(self.probe_sent[j]), "replies": int(self.probe_replies[j]),
+                            "log": self.probe_log[j]} for j in range(len(self.probes))]}

@@ -1,5 +1,6 @@
 from simulator.core.events cimport EventQueue
 from simulator.net.impairments cimport Jitter, LossModel
+from simulator.net.queue_disc cimport PacketQueue
 
 cdef enum:
     PKT_DATA = 0
@@ -51,9 +52,10 @@ cdef class Network:
     cdef int* flow_route            # per flow and kind: route id (2 * flow + kind)
     cdef int n_flows
     # optional impairments per link (None: none); a Python list keeps the objects alive
-    cdef list loss_models, jitters
-    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter (bit flags), for a C-speed check
+    cdef list loss_models, jitters, queues
+    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter, 4 own queue discipline (bit flags)
     cdef readonly long long random_losses
+    cdef long long* pushed_out      # per flow: queued packets a discipline dropped to admit another
 
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
                         int size) except -1
@@ -62,4 +64,5 @@ cdef class Network:
     cdef int link_done(self, int link, double now) except -1
     cdef int arrive(self, int pid, double now) except -2
     cdef int _enqueue(self, int link, int pid, double now) except -2
+    cdef int _enqueue_disc(self, int link, int pid) except -2
     cpdef long queue_length(self, int link)

@@ -1,4 +1,7 @@
-"""Packet network: links (bit rate, propagation delay, DropTail buffer in packets) and static routes.
+"""Packet network: links (bit rate, propagation delay, buffer in packets) and static routes.
+
+A link's waiting room is a DropTail ring by default; `set_queue` replaces it with any
+`PacketQueue` (simulator/net/queue_disc.pyx: FIFO, per-flow DRR fair queueing, later RED/CoDel).
 
 A packet is a C struct in a pool (no Python object per packet).  Sending puts it on the first
 link of its flow's route (data and ACKs have separate routes); at the far end of each link it
@@ -9,6 +12,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 from simulator.core.events cimport EventQueue
 from simulator.net.impairments cimport Jitter, LossModel
+from simulator.net.queue_disc cimport PacketQueue
 
 
 cdef class Network:
@@ -33,8 +37,13 @@ cdef class Network:
         self.free_head = 0
         for i in range(2 * n_flows):
             self.flow_route[i] = -1
-        self.loss_models, self.jitters = [], []
+        self.loss_models, self.jitters, self.queues = [], [], []
         self.impaired = NULL
+        self.pushed_out = <long long*>malloc(max(n_flows, 1) * sizeof(long long))
+        if self.pushed_out == NULL:
+            raise MemoryError()
+        for i in range(n_flows):
+            self.pushed_out[i] = 0
 
     def __dealloc__(self):
         if self.links != NULL:
@@ -47,6 +56,7 @@ cdef class Network:
         free(self.route_len)
         free(self.flow_route)
         free(self.impaired)
+        free(self.pushed_out)
 
     # ------------------------------------------------------------------ building
     def add_link(self, double rate_bps, double delay, long limit):
@@ -77,6 +87,7 @@ cdef class Network:
         self.n_links += 1
         self.loss_models.append(None)
         self.jitters.append(None)
+        self.queues.append(None)
         self.impaired = <unsigned char*>realloc(self.impaired, self.links_cap * sizeof(unsigned char))
         if self.impaired == NULL:
             raise MemoryError()
@@ -92,6 +103,18 @@ cdef class Network:
         """Extra per-packet delay on `link`, reordering only if the Jitter allows it; None: none."""
         self.jitters[link] = jitter
         self.impaired[link] = (self.impaired[link] & ~2) | (2 if jitter is not None else 0)
+
+    def set_queue(self, int link, PacketQueue queue):
+        """Use `queue` (its own limit) as the link's waiting room instead of the DropTail ring;
+        None: back to the ring.  Set before any packet uses the link."""
+        if self.links[link].busy or self.links[link].count:
+            raise ValueError(f"link {link}: set the queue discipline before packets use the link")
+        self.queues[link] = queue
+        self.impaired[link] = (self.impaired[link] & ~4) | (4 if queue is not None else 0)
+
+    def pushed_out_drops(self, int flow):
+        """Packets of `flow` that a queue discipline dropped from its buffer to admit another."""
+        return self.pushed_out[flow]
 
     def set_route(self, int flow, int kind, links):
         """The links a flow's data (kind 0) or ACK (kind 1) packets cross, in order."""
@@ -121,11 +144,14 @@ cdef class Network:
 
     def link_stats(self, int link):
         cdef Link* l = &self.links[link]
+        q = self.queues[link]
         return {"drops": l.drops, "sent_pkts": l.sent_pkts, "sent_bytes": l.sent_bytes,
-                "max_queue": l.max_queue, "queue": l.count, "rate_bps": l.rate_bps,
-                "delay": l.delay}
+                "max_queue": q.max_length if q is not None else l.max_queue,
+                "queue": self.queue_length(link), "rate_bps": l.rate_bps, "delay": l.delay}
 
     cpdef long queue_length(self, int link):
+        if self.impaired[link] & 4:
+            return (<PacketQueue>self.queues[link]).count
         return self.links[link].count
 
     # ------------------------------------------------------------------ packets
@@ -174,6 +200,8 @@ cdef class Network:
             l.in_tx = pid
             self.events.push(now + self.pkts[pid].size * 8.0 / l.rate_bps, self.ev_done, link)
             return 1
+        if self.impaired[link] & 4:
+            return self._enqueue_disc(link, pid)
         if l.count >= l.limit:
             l.drops += 1
             return 0                         # caller accounts for the drop and frees the packet
@@ -185,6 +213,19 @@ cdef class Network:
         if l.count > l.max_queue:
             l.max_queue = l.count
         return 1
+
+    cdef int _enqueue_disc(self, int link, int pid) except -2:
+        """Enqueue into the link's own discipline; a packet it pushes out is freed here."""
+        cdef PacketQueue q = <PacketQueue>self.queues[link]
+        cdef Packet* p = &self.pkts[pid]
+        cdef int accepted = q.enqueue(pid, p.flow, p.size)
+        cdef int victim = q.last_dropped
+        if victim >= 0:
+            self.links[link].drops += 1
+            if victim != pid:
+                self.pushed_out[self.pkts[victim].flow] += 1
+                self.free_packet(victim)
+        return accepted
 
     cdef int link_done(self, int link, double now) except -1:
         """Serialisation of the link's current packet ends: it propagates; the next one starts."""
@@ -199,7 +240,13 @@ cdef class Network:
         elif self.impaired[link] & 2:
             arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
         self.events.push(arrival, self.ev_arrive, pid)
-        if l.count > 0:
+        if self.impaired[link] & 4:
+            l.in_tx = (<PacketQueue>self.queues[link]).dequeue()
+            if l.in_tx >= 0:
+                self.events.push(now + self.pkts[l.in_tx].size * 8.0 / l.rate_bps, self.ev_done, link)
+            else:
+                l.busy = False
+        elif l.count > 0:
             l.in_tx = l.ring[l.head]
             l.head += 1
             if l.head == l.limit:

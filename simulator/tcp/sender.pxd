@@ -11,6 +11,9 @@ cdef class TcpSender:
     cdef public RtoEstimator rto
     cdef AckSample sample                # reused for every ACK: no allocation per ACK
     cdef readonly long long n, app_avail
+    cdef public long long max_window      # receiver's window cap in packets (NS-2 window_); 0: none
+    cdef public bint impatient            # RFC 6582 "Impatient": only the first partial ACK restarts the timer
+    cdef long long partial_acks
     cdef double* sent_time
     cdef unsigned char* retransmitted
     cdef readonly double rto_deadline      # inf when the timer is off

@@ -41,8 +41,10 @@ cdef class TcpSender:
     cdef long long next_to_send(self, double now) noexcept:
         """The packet the window allows now (advancing snd_nxt), or -1."""
         cdef TcpState s = self.s
-        cdef long long seq
-        if s.snd_nxt >= self.app_avail or s.snd_nxt - s.snd_una >= <long long>floor(s.cwnd):
+        cdef long long seq, window = <long long>floor(s.cwnd)
+        if self.max_window > 0 and window > self.max_window:
+            window = self.max_window
+        if s.snd_nxt >= self.app_avail or s.snd_nxt - s.snd_una >= window:
             return -1
         seq = s.snd_nxt
         s.snd_nxt += 1
@@ -91,11 +93,16 @@ cdef class TcpSender:
             action = self.recovery.on_new_ack(s, self.cc, acked)
             if s.ca_state == CA_OPEN or s.ca_state == CA_LOSS:
                 self.cc.cong_avoid(s, acked)
-            self.rto_deadline = now + self.rto.rto if s.snd_una < s.snd_max else INFINITY
+            if action == ACT_RETRANSMIT:
+                self.partial_acks += 1
+            if not (self.impatient and action == ACT_RETRANSMIT and self.partial_acks > 1):
+                self.rto_deadline = now + self.rto.rto if s.snd_una < s.snd_max else INFINITY
         elif ack == s.snd_una and s.snd_max > s.snd_una:
             s.dupacks += 1
             s.in_flight = s.snd_max - s.snd_una
             action = self.recovery.on_dupack(s, self.cc)
+            if action == ACT_RETRANSMIT:
+                self.partial_acks = 0               # a new recovery episode
         else:
             return ACT_NONE
         if action == ACT_RETRANSMIT:

@@ -11,9 +11,33 @@ from report_inputs import papermill_params, qt_scorecard_args, reference_table  
 get_reference_table = reference_table(config["reference_dir"])
 get_qt_reference_table = reference_table(config["reference_dir"], "qtcolfair_results.csv")
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
-CHAPTERS = [p for p in ("mm1", "qtcol", "mininet") if get_study_tables(p)]
+CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
-PLAIN_CHAPTERS = [c for c in CHAPTERS if c == "mininet"]
+PLAIN_CHAPTERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
+# papers whose claims workflow/scripts/claims_<paper>.py evaluates into results/claims/<paper>.csv
+CLAIM_PAPERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
+
+
+rule claims:
+    input:
+        tables=lambda w: get_study_tables(w.paper),
+        traces=lambda w: get_trace_tables(w.paper),
+        script=REPORT_SCRIPTS / "claims_{paper}.py",
+        code=REPORT_SCRIPTS / "claims_common.py",
+    output:
+        claims="results/claims/{paper}.csv",
+        notes="results/claims/{paper}_notes.csv",
+    wildcard_constraints:
+        paper="|".join(CLAIM_PAPERS) or "(?!)",
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/report/claims_{paper}.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
+        " --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule scorecard:
@@ -24,6 +48,8 @@ rule scorecard:
         qt_tables=get_study_tables("qtcol"),
         qt_traces=get_trace_tables("qtcol"),
         qt_reference=get_qt_reference_table if "qtcol" in CHAPTERS else [],
+        claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
+        claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         script=REPORT_SCRIPTS / "scorecard.py",
         code=REPORT_LIBS,
     output:
@@ -38,7 +64,8 @@ rule scorecard:
         "../envs/report.yaml"
     shell:
         "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
-        " --reference {input.reference:q} {params.qt} --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
+        " --reference {input.reference:q} {params.qt} --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
+        " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule notebook_mm1:

@@ -484,7 +484,8 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None, reference: pd.DataF
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS), pd.DataFrame(notes)
 
 
-def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None):
+def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
+         claim_files=(), claim_note_files=()):
     tables = load_tables(table_paths)
     tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
     traces = pd.concat(tr, ignore_index=True) if tr else None
@@ -494,6 +495,11 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
         qrows, qnotes = qt.build(qt.load_tables(qt_tables), qt.load_traces(qt_traces), qt.load_reference(qt_reference))
         card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
         notes = pd.concat([notes, pd.DataFrame(qnotes)], ignore_index=True)
+    # other papers' claim rows (results/claims/<paper>.csv from workflow/scripts/claims_<paper>.py)
+    for f in claim_files:
+        card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
+    for f in claim_note_files:
+        notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
     for frame, path in ((card, Path(out)), (notes, Path(notes_out))):  # atomic: temp file + rename
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -512,7 +518,8 @@ if __name__ == "__main__":
         logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(levelname)s %(message)s")
         try:
             main(sm.input.tables, list(sm.input.traces), sm.input.reference, sm.output.scorecard, sm.output.notes,
-                 list(sm.input.get("qt_tables", [])), list(sm.input.get("qt_traces", [])), sm.input.get("qt_reference"))
+                 list(sm.input.get("qt_tables", [])), list(sm.input.get("qt_traces", [])), sm.input.get("qt_reference"),
+                 list(sm.input.get("claims", [])), list(sm.input.get("claim_notes", [])))
         except BaseException:
             log.exception("scorecard failed")
             raise
@@ -526,8 +533,11 @@ if __name__ == "__main__":
         ap.add_argument("--qt-tables", nargs="*", default=[], help="QtColFair paper: results/tables/qt_*.csv")
         ap.add_argument("--qt-traces", nargs="*", default=[], help="QtColFair paper: results/traces/qt_*.csv")
         ap.add_argument("--qt-reference", help="QtColFair paper: qtcolfair_results.csv (needed with --qt-tables)")
+        ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows to append")
+        ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv to append")
         a = ap.parse_args()
         if a.qt_tables and not a.qt_reference:
             ap.error("--qt-tables needs --qt-reference")
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-        main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference)
+        main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference,
+             a.claims, a.claim_notes)

@@ -1,0 +1,176 @@
+"""The NS-2 paper's wired scenarios (papers/ns2-reno-newreno-vegas.md): parameters -> run -> metrics.
+
+The paper gives: wired links, 1500-byte packets, 130 s, bandwidth 0.1-1.0 Mbit/s, delay 100-150 ms
+(and 500-1500 ms in scenario 4), DropTail (FQ in scenario 5), FTP, Reno / NewReno / Vegas, and
+three topologies (linear, star, mesh: Figure 1).  It does not give node counts, the number of
+"multiple" flows, buffer sizes or TCP settings; our choices (each a parameter, stated in the
+chapter's "parameters we chose" page):
+  * every link of a topology has the scenario's bandwidth and delay (NS-2 `duplex-link ... B D`);
+    linear: s_i - r0 - r1 - r2 - d0; star: s_i and d0 around r0; mesh: 4 fully meshed routers,
+    sources on r1..r3 and the sink on r0.  All flows go to one sink, so they share its last link.
+  * buffers: NS-2's default queue limit, 50 packets, on every link; DropTail or fair queueing
+    (per-flow DRR, NS-2's FQ/DRR) on every link.
+  * TCP: NS-2's one-way agents with their defaults: cumulative ACK per packet (TCPSink), no SACK,
+    window_ 20 (a receive-window cap; `window: 0` removes it), windowInit_ 2, minimum RTO 0.2 s,
+    initial RTO 3 s; NewReno's timer restarts only on the first partial ACK (RFC 6582's
+    recommended "Impatient" variant: without it one recovery can outlast the run); Vegas alpha 1, beta 3, gamma 1 (NS-2's v_alpha_/v_beta_/v_gamma_) with Reno's
+    loss recovery.
+  * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that
+    seeds sample the flows' relative phase (NS-2 runs are otherwise deterministic).
+"""
+import numpy as np
+
+from simulator.core.rng import Stream
+from simulator.scenarios import run_summaries as rs
+
+ALGORITHMS = ("reno", "newreno", "vegas")
+TOPOLOGIES = ("linear", "star", "mesh")
+QUEUES = ("droptail", "fq")
+DEFAULTS = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100.0,
+            "queue": "droptail", "buffer_pkts": 50, "packet_bytes": 1500, "duration": 130.0,
+            "window": 20, "init_cwnd": 2, "rto_min": 0.2, "rto_initial": 3.0,
+            "start_spread": 1.0, "sample_interval": 0.5, "warmup": 10.0, "trace": False}
+HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is packet_bytes - 40
+ACK_BYTES = 40
+
+
+def params_with_defaults(params):
+    p = dict(DEFAULTS)
+    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
+    for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES)):
+        if p.get(key) not in allowed:
+            raise ValueError(f"{key} {p.get(key)!r} unknown for model ns2; allowed: {', '.join(allowed)}")
+    if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
+        raise ValueError("need flows >= 1, duration > 0 and 0 <= warmup < duration "
+                         f"(got {p['flows']}, {p['duration']}, {p['warmup']})")
+    if p["bandwidth_mbps"] <= 0 or p["delay_ms"] < 0 or int(p["buffer_pkts"]) < 1:
+        raise ValueError("need bandwidth_mbps > 0, delay_ms >= 0, buffer_pkts >= 1 "
+                         f"(got {p['bandwidth_mbps']}, {p['delay_ms']}, {p['buffer_pkts']})")
+    return p
+
+
+def build_topology(p):
+    """(Topology, flow ends, monitored link): every flow ends at d0; the monitored link is the
+    first one all flows share."""
+    from simulator.net.topology import Topology
+    n, rate, delay, buf = int(p["flows"]), p["bandwidth_mbps"] * 1e6, p["delay_ms"] / 1e3, int(p["buffer_pkts"])
+    srcs = [f"s{i}" for i in range(n)]
+    kind = p["topology"]
+    if kind == "linear":
+        t = Topology("linear", hosts=srcs + ["d0"], routers=["r0", "r1", "r2"])
+        for s in srcs:
+            t.add_link(s, "r0", rate, delay, buf)
+        t.add_link("r0", "r1", rate, delay, buf)
+        t.add_link("r1", "r2", rate, delay, buf)
+        t.add_link("r2", "d0", rate, delay, buf)
+        monitor = ("r0", "r1")
+    elif kind == "star":
+        t = Topology("star", hosts=srcs + ["d0"], routers=["r0"])
+        for h in t.hosts:
+            t.add_link(h, "r0", rate, delay, buf)
+        monitor = ("r0", "d0")
+    else:
+        routers = [f"r{i}" for i in range(4)]
+        t = Topology("mesh", hosts=srcs + ["d0"], routers=routers)
+        for i in range(4):
+            for j in range(i + 1, 4):
+                t.add_link(routers[i], routers[j], rate, delay, buf)
+        for i, s in enumerate(srcs):
+            t.add_link(s, routers[1 + i % 3], rate, delay, buf)
+        t.add_link("r0", "d0", rate, delay, buf)
+        monitor = ("r0", "d0")
+    return t, [(s, "d0") for s in srcs], monitor
+
+
+def controller_and_recovery(p):
+    from simulator.tcp import recovery
+    from simulator.tcp.cc import aimd, vegas
+    a = p["algorithm"]
+    if a == "vegas":
+        cc = vegas.make(alpha=1, beta=3, gamma=1, use_srtt=False, ns3_ssthresh=False)
+        return cc, recovery.RenoRecovery()
+    return aimd.RenoGrowth(a), (recovery.NewRenoRecovery() if a == "newreno" else recovery.RenoRecovery())
+
+
+def run(params, key):
+    from simulator.models.dumbbell import Dumbbell
+    from simulator.net.queue_disc import make_queue
+    p = params_with_defaults(params)
+    n = int(p["flows"])
+    topo, ends, monitor = build_topology(p)
+    start_rng = Stream(key, "ftp-start")
+    starts = [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
+    ccs, recs = zip(*[controller_and_recovery(p) for _ in range(n)])
+    bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
+    tcp = {"init_cwnd": float(p["init_cwnd"]), "max_window": int(p["window"]), "packets": bound,
+           "rto_min": float(p["rto_min"]), "rto_initial": float(p["rto_initial"]),
+           "impatient": True}
+    sim = Dumbbell(key, list(ccs), 1.0, 0.0, 1, duration=float(p["duration"]),
+                   sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
+                   ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
+                   start_times=starts, recoveries=list(recs))
+    if p["queue"] != "droptail":
+        for link in sorted(sim.link_ids.values()):
+            sim.configure_link(link, queue=make_queue(p["queue"], int(p["buffer_pkts"])))
+    return summarize(p, sim.run())
+
+
+def summarize(p, out):
+    """NS-2-paper metrics: cwnd level and variability, throughput, one-way latency (data packets,
+    sender to receiver), loss (dropped / sent), recovery events; all after `warmup` except the
+    time-to-stabilise and the loss/timeout counts, which cover the whole run."""
+    t, cwnd, _, srtt, deliv, drops, sent, dsum, dcnt, dmax = rs.arrays(out)
+    if int(p["window"]) > 0:        # the window in use: NS-2's cwnd_ keeps growing past window_
+        cwnd = np.minimum(cwnd, int(p["window"]))
+    dt, payload = float(p["sample_interval"]), p["packet_bytes"] - HEADER_BYTES
+    warm = t >= p["warmup"]
+    tput = rs.throughput_mbps(deliv, dt, payload)                  # per flow, per interval
+    d_sum, d_cnt = rs.per_interval(dsum), rs.per_interval(dcnt)
+    lat = np.where(d_cnt.sum(axis=1) > 0, d_sum.sum(axis=1) / np.maximum(d_cnt.sum(axis=1), 1), np.nan)
+    flows, end = out["flows"], out["end_time"]
+    total_sent = sum(f["sent"] for f in flows)
+    m = {
+        "cwnd_mean": float(cwnd[warm].mean()),
+        "cwnd_sd": float(cwnd[warm].std(axis=0).mean()),          # per flow over time, averaged
+        "cwnd_cv": float(np.nanmean([rs.cv(cwnd[warm, i]) for i in range(cwnd.shape[1])])),
+        "cwnd_stable_s": stabilisation_time(t, cwnd),
+        "throughput_mbps": float(sum(f["delivered"] for f in flows) * 8 * payload / end / 1e6),
+        "throughput_per_flow_mbps": float(sum(f["delivered"] for f in flows) * 8 * payload / end / 1e6 / len(flows)),
+        "throughput_cv": float(np.nanmean([rs.cv(tput[warm, i]) for i in range(tput.shape[1])])),
+        "latency_mean_s": float(np.nansum(d_sum[warm]) / max(np.nansum(d_cnt[warm]), 1)),
+        "latency_sd_s": float(np.nanstd(lat[warm])),
+        "latency_p95_s": float(np.nanpercentile(lat[warm], 95)) if np.isfinite(lat[warm]).any() else float("nan"),
+        "latency_max_s": float(dmax[warm].max()),
+        "loss_pct": 100.0 * sum(f["drops"] for f in flows) / total_sent if total_sent else 0.0,
+        "retransmit_pct": 100.0 * sum(f["retransmitted"] for f in flows) / total_sent if total_sent else 0.0,
+        "timeouts": sum(f["timeouts"] for f in flows),
+        "fast_retransmits": sum(f["recoveries"] for f in flows),
+        "mean_srtt_ms": float(np.nanmean([f["mean_srtt_ms"] for f in flows])),
+        "sent": total_sent, "end_time": end, "events": out["events"],
+    }
+    result = {"metrics": rs.clean(m)}
+    if p["trace"]:
+        drop_i, sent_i = rs.per_interval(drops), rs.per_interval(sent)
+        trace = {"t": t.tolist(), "queue_pkts": np.asarray(out["samples"])[:, 1].tolist(),
+                 "latency_s": [None if not np.isfinite(x) else float(x) for x in lat]}
+        for i in range(cwnd.shape[1]):
+            trace[f"cwnd_{i}"] = cwnd[:, i].tolist()
+            trace[f"throughput_mbps_{i}"] = tput[:, i].tolist()
+            trace[f"loss_pct_{i}"] = np.where(sent_i[:, i] > 0, 100 * drop_i[:, i] / np.maximum(sent_i[:, i], 1),
+                                              0.0).tolist()
+        result["trace"] = trace
+    return result
+
+
+def stabilisation_time(t, cwnd, tolerance=0.25, hold=10.0):
+    """First time from which flow 0's cwnd stays within +-tolerance of its mean over the run's
+    last `hold` s; the run's length if it never settles."""
+    c = cwnd[:, 0]
+    ref = c[t >= t[-1] - hold].mean()
+    if ref <= 0:
+        return float(t[-1])
+    outside = np.abs(c - ref) > tolerance * ref
+    idx = np.nonzero(outside)[0]
+    if idx.size == 0:
+        return float(t[0])
+    return float(t[idx[-1] + 1]) if idx[-1] + 1 < len(t) else float(t[-1])

@@ -1,0 +1,152 @@
+"""The Wi-Fi testbed study (papers/testbed-bbr-cubic-reno-vegas.md): parameters -> run -> metrics.
+
+What the paper and its scripts fix: a Linux sender (client) on Ethernet or Wi-Fi and a receiver
+on Wi-Fi, both on one consumer access point; iperf3 for 60 s with BBR, CUBIC, Reno or Vegas;
+background "light" and "heavy" were both 8 parallel flows; ping every 0.2 s under load gives RTT
+and loss; `ss` snapshots of cwnd every second; per run mean/p90/p95 of 1-s throughput and of
+RTT, ping loss %, median/p95 cwnd.  What it leaves open, and our choices (parameters, stated in
+the chapter's "parameters we chose" page; none tuned to the paper's numbers):
+  * Wi-Fi: wifi_mbps of TCP-level capacity per wireless hop (802.11n-class), 1 ms one-way per
+    hop; on the Wi-Fi-to-Wi-Fi path both hops share one channel, so each gets half the airtime
+    (half the rate).  Ethernet: 1 Gbit/s, 0.1 ms.
+  * Wi-Fi noise on every wireless hop, both directions: independent loss after MAC retries
+    (loss_pct), jitter uniform in [0, 2 * jitter_ms] ms without
+    reordering, and capacity redrawn every capacity_interval s by a seeded AR(1) process
+    (sd capacity_sd of the mean).
+  * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000).
+  * background flows: CUBIC (Linux's default) from the same client to the same server, started
+    with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
+"""
+import numpy as np
+
+from simulator.core.rng import Stream
+from simulator.scenarios import run_summaries as rs
+
+ALGORITHMS = ("bbr", "cubic", "reno", "vegas")
+LINK_SETUPS = ("eth_wifi", "wifi_wifi")
+BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
+DEFAULTS = {"link_setup": "eth_wifi", "background": "none", "bidir": False, "duration": 60.0,
+            "wifi_mbps": 50.0, "wifi_delay_ms": 1.0, "wired_mbps": 1000.0, "wired_delay_ms": 0.1,
+            "loss_pct": 0.5, "jitter_ms": 1.0, "capacity_sd": 0.2,
+            "capacity_interval": 0.5, "ap_buffer_pkts": 1000, "background_cc": "cubic",
+            "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
+            "warmup": 0.0, "trace": False}
+MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
+
+
+def params_with_defaults(params):
+    p = dict(DEFAULTS)
+    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
+    for key, allowed in (("algorithm", ALGORITHMS), ("link_setup", LINK_SETUPS),
+                         ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS)):
+        if p.get(key) not in allowed:
+            raise ValueError(f"{key} {p.get(key)!r} unknown for model testbed; allowed: {', '.join(allowed)}")
+    if p["duration"] <= 2 or p["wifi_mbps"] <= 0 or not 0 <= p["loss_pct"] < 100:
+        raise ValueError("need duration > 2 s, wifi_mbps > 0, 0 <= loss_pct < 100 "
+                         f"(got {p['duration']}, {p['wifi_mbps']}, {p['loss_pct']})")
+    return p
+
+
+def build_topology(p):
+    from simulator.net.topology import access_point
+    wired = ["client"] if p["link_setup"] == "eth_wifi" else []
+    wireless = ["server"] + ([] if wired else ["client"])
+    share = len(wireless)                       # wireless hops on the path share one channel
+    return access_point(wired, wireless, p["wired_mbps"] * 1e6, p["wifi_mbps"] * 1e6 / share,
+                        p["wired_delay_ms"] / 1e3, p["wifi_delay_ms"] / 1e3, int(p["ap_buffer_pkts"]))
+
+
+def controller(name, key, flow):
+    from simulator.scenarios.dumbbell import controller as qt_controller
+    return qt_controller({"algorithm": name, "stack": "linux", "hystart": True, "alpha": 1.2},
+                         flow, key)
+
+
+def wireless_links(sim, topo):
+    return [(sim.link_id(l.a, l.b), sim.link_id(l.b, l.a)) for l in topo.links if l.kind == "wireless"]
+
+
+def impair(sim, topo, p, key):
+    """Loss and jitter on every wireless hop, each direction with its own stream.  Losses are
+    independent (Bernoulli): a per-packet Gilbert-Elliott chain only moves when packets pass, so
+    on an idle link it would stay in its bad state and punish slow senders (Vegas) and ping
+    unphysically; fading is a matter of time, not of packets."""
+    from simulator.net.impairments import BernoulliLoss, Jitter
+    mean = p["loss_pct"] / 100.0
+    j = p["jitter_ms"] / 1e3
+    for pair in wireless_links(sim, topo):
+        for link in pair:
+            loss = BernoulliLoss(mean, Stream(key, f"wifi-loss-{link}")) if mean > 0 else None
+            jit = Jitter(j, j, "uniform", Stream(key, f"wifi-jitter-{link}"), False) if j > 0 else None
+            sim.configure_link(link, loss=loss, jitter=jit)
+
+
+def capacity_schedule(sim, topo, p, key):
+    """Rate changes of every wireless hop (both directions together: one channel)."""
+    from simulator.net.impairments import RandomCapacity
+    out = []
+    if p["capacity_sd"] <= 0:
+        return out
+    rate = next(l.rate_bps for l in topo.links if l.kind == "wireless")
+    for a, b in wireless_links(sim, topo):
+        proc = RandomCapacity(rate, float(p["capacity_sd"]), float(p["capacity_interval"]),
+                              Stream(key, f"wifi-capacity-{a}"))
+        t = 0.0
+        while t < p["duration"]:
+            out.append((t, "rate", proc.py_rate_at(t), [a, b]))
+            t += float(p["capacity_interval"])
+    return out
+
+
+def run(params, key):
+    from simulator.models.dumbbell import Dumbbell
+    p = params_with_defaults(params)
+    topo = build_topology(p)
+    n_bg = BACKGROUNDS[p["background"]]
+    algos = [p["algorithm"]] + ([p["algorithm"]] if p["bidir"] else []) + [p["background_cc"]] * n_bg
+    ends = [("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
+        + [("client", "server")] * n_bg
+    probe = {"src": "client", "dst": "server", "interval": float(p["ping_interval"]), "size": PING_WIRE,
+             "start": 0.0}
+    sim = Dumbbell(key, [controller(a, key, i) for i, a in enumerate(algos)], 1.0, 0.0, 1,
+                   duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
+                   data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
+                   monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
+                   tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04})
+    impair(sim, topo, p, key)
+    sim.set_schedule(capacity_schedule(sim, topo, p, key))
+    out = sim.run()
+    return summarize(p, out, probe)
+
+
+def summarize(p, out, probe):
+    """The testbed's per-run summary for the measured flow (flow 0): 1-s throughput mean/p90/p95
+    (Mbit/s), ping RTT mean/p90/p95 (ms), ping loss %, cwnd median/p95 from 1-s snapshots
+    (packets); plus TCP retransmissions % and the background's and reverse flow's throughput."""
+    t, cwnd, _, srtt, deliv, drops, sent, *_ = rs.arrays(out)
+    dt = float(p["sample_interval"])
+    snap = rs.every(t, float(p["snapshot_interval"]), dt)
+    per_s = rs.per_interval(deliv[np.r_[0, snap]])[1:] * 8 * MSS / float(p["snapshot_interval"]) / 1e6
+    m = rs.stats(per_s[:, 0], "throughput", "mbps")
+    m.update(rs.probe_summary({**out["probes"][0], "interval": probe["interval"]}, float(p["warmup"]),
+                              out["end_time"]))
+    c = cwnd[snap, 0]
+    m["cwnd_median_pkts"] = float(np.median(c))
+    m["cwnd_p95_pkts"] = float(np.percentile(c, 95))
+    f0 = out["flows"][0]
+    m["retransmit_pct"] = 100.0 * f0["retransmitted"] / f0["sent"] if f0["sent"] else 0.0
+    m["tcp_rtt_mean_ms"] = f0["mean_srtt_ms"]
+    k = 2 if p["bidir"] else 1
+    m["reverse_throughput_mbps"] = float(per_s[:, 1].mean()) if p["bidir"] else float("nan")
+    m["background_throughput_mbps"] = float(per_s[:, k:].sum(axis=1).mean()) if per_s.shape[1] > k else 0.0
+    m["events"] = out["events"]
+    result = {"metrics": rs.clean(m)}
+    if p["trace"]:
+        ts = t[snap]
+        log = np.asarray(out["probes"][0]["log"], dtype=float).reshape(-1, 2)
+        result["trace"] = {"t": ts.tolist(), "throughput_mbps": per_s[:, 0].tolist(),
+                           "cwnd": c.tolist(),
+                           "ping_rtt_ms": [float(np.mean(log[(log[:, 0] >= a - 1) & (log[:, 0] < a), 1]) * 1e3)
+                                           if ((log[:, 0] >= a - 1) & (log[:, 0] < a)).any() else None
+                                           for a in ts]}
+    return result
