@@ -152,6 +152,10 @@ def _describe(schema: dict) -> str:
         text += f" > {schema['exclusiveMinimum']}"
     if "minimum" in schema:
         text += f" >= {schema['minimum']}"
+    if "exclusiveMaximum" in schema:
+        text += f" and < {schema['exclusiveMaximum']}"
+    if "maximum" in schema:
+        text += f" and <= {schema['maximum']}"
     if "null" in types:
         text += " or null"
     if schema.get("description"):
@@ -187,7 +191,7 @@ def _schema_message(err: jsonschema.ValidationError, root: dict | None = None) -
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         shown = "empty" if val is None else f"a {type(val).__name__}"
         return f"{where}: {val!r} is {shown}, expected a {expected}; allowed values: {_describe(err.schema)}"
-    if v in ("exclusiveMinimum", "minimum"):
+    if v in ("exclusiveMinimum", "minimum", "exclusiveMaximum", "maximum"):
         return f"{where}: {val!r} is out of range; allowed values: {_describe(err.schema)}"
     if v == "required":
         missing = [k for k in err.validator_value if k not in val]

@@ -15,6 +15,8 @@ chapter's "parameters we chose" page):
     initial RTO 3 s; NewReno's timer restarts only on the first partial ACK (RFC 6582's
     recommended "Impatient" variant: without it one recovery can outlast the run); Vegas alpha 1, beta 3, gamma 1 (NS-2's v_alpha_/v_beta_/v_gamma_) with Reno's
     loss recovery.
+  * `flow_pairs: [[src, dst], ...]` (fixed only) replaces the default flows by any host pairs
+    of the topology (hosts s0..s{flows-1} and d0).
   * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that
     seeds sample the flows' relative phase (NS-2 runs are otherwise deterministic).
 """
@@ -29,7 +31,7 @@ QUEUES = ("droptail", "fq")
 DEFAULTS = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100.0,
             "queue": "droptail", "buffer_pkts": 50, "packet_bytes": 1500, "duration": 130.0,
             "window": 20, "init_cwnd": 2, "rto_min": 0.2, "rto_initial": 3.0,
-            "start_spread": 1.0, "sample_interval": 0.5, "warmup": 10.0, "trace": False}
+            "flow_pairs": None, "start_spread": 1.0, "sample_interval": 0.5, "warmup": 10.0, "trace": False}
 HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is packet_bytes - 40
 ACK_BYTES = 40
 
@@ -43,6 +45,19 @@ def params_with_defaults(params):
     if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
         raise ValueError("need flows >= 1, duration > 0 and 0 <= warmup < duration "
                          f"(got {p['flows']}, {p['duration']}, {p['warmup']})")
+    if p["flow_pairs"] is not None:
+        pairs = p["flow_pairs"]
+        if not isinstance(pairs, list) or not pairs or any(not isinstance(x, list) or len(x) != 2 for x in pairs):
+            raise ValueError(f"flow_pairs must be a list of [source, destination] host names, got {pairs!r}")
+        p["flows"] = len(pairs)
+        topo, _, _ = build_topology(p)
+        for i, (src, dst) in enumerate(pairs):
+            for end in (src, dst):
+                if end not in topo.hosts:
+                    raise ValueError(f"flow_pairs[{i}]: {end!r} is not a host of the {p['topology']} topology; "
+                                     f"allowed: {', '.join(topo.hosts)}")
+            if src == dst:
+                raise ValueError(f"flow_pairs[{i}]: source and destination are both {src!r}")
     if p["bandwidth_mbps"] <= 0 or p["delay_ms"] < 0 or int(p["buffer_pkts"]) < 1:
         raise ValueError("need bandwidth_mbps > 0, delay_ms >= 0, buffer_pkts >= 1 "
                          f"(got {p['bandwidth_mbps']}, {p['delay_ms']}, {p['buffer_pkts']})")
@@ -79,7 +94,8 @@ def build_topology(p):
             t.add_link(s, routers[1 + i % 3], rate, delay, buf)
         t.add_link("r0", "d0", rate, delay, buf)
         monitor = ("r0", "d0")
-    return t, [(s, "d0") for s in srcs], monitor
+    ends = [tuple(x) for x in p["flow_pairs"]] if p.get("flow_pairs") else [(s, "d0") for s in srcs]
+    return t, ends, monitor
 
 
 def controller_and_recovery(p):

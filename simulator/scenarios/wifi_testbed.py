@@ -12,7 +12,8 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
   * Wi-Fi noise on every wireless hop, both directions: independent loss after MAC retries
     (loss_pct), jitter uniform in [0, 2 * jitter_ms] ms without
     reordering, and capacity redrawn every capacity_interval s by a seeded AR(1) process
-    (sd capacity_sd of the mean).
+    (sd capacity_sd of the mean); or, with `capacity_schedule: [[t_s, mbit/s], ...]`, a fixed
+    schedule of the wireless capacity instead (times increasing, from 0).
   * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000).
   * background flows: CUBIC (Linux's default) from the same client to the same server, started
     with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
@@ -29,7 +30,7 @@ DEFAULTS = {"link_setup": "eth_wifi", "background": "none", "bidir": False, "dur
             "wifi_mbps": 50.0, "wifi_delay_ms": 1.0, "wired_mbps": 1000.0, "wired_delay_ms": 0.1,
             "loss_pct": 0.5, "jitter_ms": 1.0, "capacity_sd": 0.2,
             "capacity_interval": 0.5, "ap_buffer_pkts": 1000, "background_cc": "cubic",
-            "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
+            "capacity_schedule": None, "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
             "warmup": 0.0, "trace": False}
 MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
 
@@ -41,6 +42,8 @@ def params_with_defaults(params):
                          ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS)):
         if p.get(key) not in allowed:
             raise ValueError(f"{key} {p.get(key)!r} unknown for model testbed; allowed: {', '.join(allowed)}")
+    if p["capacity_schedule"] is not None:
+        capacity_process(p, None)               # raises ValueError naming the bad entry
     if p["duration"] <= 2 or p["wifi_mbps"] <= 0 or not 0 <= p["loss_pct"] < 100:
         raise ValueError("need duration > 2 s, wifi_mbps > 0, 0 <= loss_pct < 100 "
                          f"(got {p['duration']}, {p['wifi_mbps']}, {p['loss_pct']})")
@@ -81,20 +84,43 @@ def impair(sim, topo, p, key):
             sim.configure_link(link, loss=loss, jitter=jit)
 
 
-def capacity_schedule(sim, topo, p, key):
-    """Rate changes of every wireless hop (both directions together: one channel)."""
-    from simulator.net.impairments import RandomCapacity
-    out = []
+def capacity_process(p, key):
+    """The wireless hops' capacity over time: the study's schedule, or the seeded AR(1) process
+    (None when capacity_sd is 0 and there is no schedule)."""
+    from simulator.net.impairments import CapacitySchedule, RandomCapacity
+    share = 1 if p["link_setup"] == "eth_wifi" else 2
+    if p["capacity_schedule"] is not None:
+        try:
+            points = [(float(t), float(r) * 1e6 / share) for t, r in p["capacity_schedule"]]
+        except (TypeError, ValueError):
+            raise ValueError(f"capacity_schedule must be a list of [time s, Mbit/s] pairs, "
+                             f"got {p['capacity_schedule']!r}") from None
+        bad = [i for i, (_, r) in enumerate(points) if not r > 0]
+        if bad:
+            raise ValueError(f"capacity_schedule[{bad[0]}]: rate {p['capacity_schedule'][bad[0]][1]!r} "
+                             f"Mbit/s; allowed: rates > 0 Mbit/s")
+        try:
+            return CapacitySchedule(points)
+        except ValueError as e:
+            raise ValueError(f"capacity_schedule: {e}; allowed: [[t0, rate0], [t1, rate1], ...] with "
+                             f"0 <= t0 < t1 < ... and rates > 0 Mbit/s") from None
     if p["capacity_sd"] <= 0:
-        return out
-    rate = next(l.rate_bps for l in topo.links if l.kind == "wireless")
-    for a, b in wireless_links(sim, topo):
-        proc = RandomCapacity(rate, float(p["capacity_sd"]), float(p["capacity_interval"]),
-                              Stream(key, f"wifi-capacity-{a}"))
-        t = 0.0
-        while t < p["duration"]:
-            out.append((t, "rate", proc.py_rate_at(t), [a, b]))
-            t += float(p["capacity_interval"])
+        return None
+    return RandomCapacity(p["wifi_mbps"] * 1e6 / share, float(p["capacity_sd"]),
+                          float(p["capacity_interval"]), Stream(key, "wifi-capacity"))
+
+
+def capacity_schedule(sim, topo, p, key):
+    """Rate changes of every wireless hop (both directions and both hops together: one channel),
+    at each change point of the capacity process."""
+    proc = capacity_process(p, key)
+    if proc is None:
+        return []
+    links = [x for pair in wireless_links(sim, topo) for x in pair]
+    out, t = [], 0.0
+    while t < p["duration"]:
+        out.append((t, "rate", proc.py_rate_at(t), links))
+        t = proc.py_next_change(t)
     return out
 
 

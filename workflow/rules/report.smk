@@ -4,7 +4,9 @@
 import sys
 
 REPORT_SCRIPTS = Path(workflow.current_basedir).parent / "scripts"
-REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py", "scorecard_qtcol.py")]
+REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py", "scorecard_qtcol.py",
+                                             "claims_common.py")]
+REPORT_LIBS += sorted(p for p in REPORT_SCRIPTS.glob("claims_*.py") if p not in REPORT_LIBS)
 sys.path.insert(0, str(REPORT_SCRIPTS))
 from report_inputs import papermill_params, qt_scorecard_args, reference_table  # noqa: E402
 

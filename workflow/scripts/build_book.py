@@ -87,6 +87,10 @@ def prune_toc(out: Path):
     present = {p.stem for p in out.iterdir() if p.suffix in (".md", ".ipynb")}
     kept = [c for c in data.get("chapters", []) if Path(str(c.get("file", ""))).stem in present]
     if len(kept) != len(data.get("chapters", [])):
+        for c in data["chapters"]:
+            if c not in kept:       # its sections (the chapter's "parameters we chose" page) go too
+                for s in c.get("sections", []):
+                    (out / f"{Path(str(s['file'])).stem}.md").unlink(missing_ok=True)
         data["chapters"] = kept
         toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
