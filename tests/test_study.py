@@ -214,8 +214,10 @@ def test_shipped_studies_are_valid(path):
     s = load_study(path)
     assert s.points()
     for p in s.points():
-        if s.model == "dumbbell":
-            from simulator.scenarios.dumbbell import ALGORITHMS
-            assert p.params["algorithm"] in ALGORITHMS
+        if s.model in ("dumbbell", "ns2", "testbed"):
+            from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
+            mod = {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[s.model]
+            assert p.params["algorithm"] in mod.ALGORITHMS
+            mod.params_with_defaults(p.params)
         else:
             assert p.params["algorithm"] in simulator.ALGORITHMS[p.params["variant"]]
