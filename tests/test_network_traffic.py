@@ -136,3 +136,13 @@ def test_scenario_runs_are_deterministic_per_seed():
         a, b, c = registry.run(params, 1), registry.run(params, 1), registry.run(params, 2)
         assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
         assert json.dumps(a, sort_keys=True) != json.dumps(c, sort_keys=True)
+
+
+def test_udp_cross_traffic_takes_its_share_of_the_wifi_path():
+    from simulator import registry
+    base = {"model": "testbed", "algorithm": "cubic", "duration": 20, "loss_pct": 0, "capacity_sd": 0}
+    alone = registry.run(base, 1)["metrics"]["throughput_mean_mbps"]
+    for mode in ("poisson", "onoff"):
+        shared = registry.run({**base, "cross_mbps": 20, "cross_mode": mode}, 1)["metrics"]["throughput_mean_mbps"]
+        # 50 Mbit/s Wi-Fi hop: 20 Mbit/s of unresponsive UDP leaves TCP roughly the rest
+        assert shared < alone - 10

@@ -17,6 +17,8 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
   * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000).
   * background flows: CUBIC (Linux's default) from the same client to the same server, started
     with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
+  * optional UDP-like cross traffic on the same path at cross_mbps (mean load): Poisson packets,
+    or on-off (exponential on and off periods of mean 0.5 s, twice the load while on).
 """
 import numpy as np
 
@@ -25,12 +27,14 @@ from simulator.scenarios import run_summaries as rs
 
 ALGORITHMS = ("bbr", "cubic", "reno", "vegas")
 LINK_SETUPS = ("eth_wifi", "wifi_wifi")
+CROSS_MODES = ("poisson", "onoff")      # UDP-like cross traffic: Poisson, or on-off (mean 0.5 s each)
 BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
 DEFAULTS = {"link_setup": "eth_wifi", "background": "none", "bidir": False, "duration": 60.0,
             "wifi_mbps": 50.0, "wifi_delay_ms": 1.0, "wired_mbps": 1000.0, "wired_delay_ms": 0.1,
             "loss_pct": 0.5, "jitter_ms": 1.0, "capacity_sd": 0.2,
             "capacity_interval": 0.5, "ap_buffer_pkts": 1000, "background_cc": "cubic",
-            "capacity_schedule": None, "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
+            "capacity_schedule": None, "cross_mbps": 0.0, "cross_mode": "poisson",
+            "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
             "warmup": 0.0, "trace": False}
 MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
 
@@ -39,7 +43,8 @@ def params_with_defaults(params):
     p = dict(DEFAULTS)
     p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
     for key, allowed in (("algorithm", ALGORITHMS), ("link_setup", LINK_SETUPS),
-                         ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS)):
+                         ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS),
+                         ("cross_mode", CROSS_MODES)):
         if p.get(key) not in allowed:
             raise ValueError(f"{key} {p.get(key)!r} unknown for model testbed; allowed: {', '.join(allowed)}")
     if p["capacity_schedule"] is not None:
@@ -134,7 +139,12 @@ def run(params, key):
         + [("client", "server")] * n_bg
     probe = {"src": "client", "dst": "server", "interval": float(p["ping_interval"]), "size": PING_WIRE,
              "start": 0.0}
-    sim = Dumbbell(key, [controller(a, key, i) for i, a in enumerate(algos)], 1.0, 0.0, 1,
+    udp = []
+    if p["cross_mbps"] > 0:
+        onoff = p["cross_mode"] == "onoff"
+        udp = [{"src": "client", "dst": "server", "size": WIRE, "mode": p["cross_mode"],
+                "rate_bps": p["cross_mbps"] * 1e6 * (2.0 if onoff else 1.0), "on": 0.5, "off": 0.5}]
+    sim = Dumbbell(key, [controller(a, key, i) for i, a in enumerate(algos)], 1.0, 0.0, 1, udp=udp,
                    duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
                    data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
                    monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
