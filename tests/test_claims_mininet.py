@@ -1,0 +1,135 @@
+"""Claims mn-1 / mn-2 of the Mininet paper (workflow/scripts/claims_mininet.py) on hand-made
+tables and traces, and on the real tables when they exist."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "workflow" / "scripts"))
+import claims_common as cc  # noqa: E402
+import claims_mininet as cm  # noqa: E402
+
+ALGS = ("bbr", "reno", "vegas", "cubic")
+CHANGES = ("static", "fluctuating")
+SEEDS = (1, 2, 3)
+T = np.round(np.arange(0, 40, 0.1), 1)
+
+
+def table(goodput_warm=None, inflight=None, n=10):
+    """Long table: goodput_mbps, goodput_warm_mbps and median_inflight for every algorithm and change."""
+    goodput_warm = goodput_warm or {}
+    inflight = inflight or {"bbr": 340, "reno": 400, "vegas": 300, "cubic": 1000}
+    rows = []
+    for change in CHANGES:
+        for alg in ALGS:
+            for metric, mean in (("goodput_mbps", 9.0), ("goodput_warm_mbps", goodput_warm.get(alg, 9.5)),
+                                 ("median_inflight", inflight[alg])):
+                sd = 0.1 * mean / 9.5
+                half = 2.262 * sd / np.sqrt(n)
+                rows.append({"study": cm.STUDY, "paper": "mininet", "point": f"algorithm~{alg}/change~{change}",
+                             "algorithm": alg, "change": change, "bottleneck_mbps": 10, "metric": metric,
+                             "mean": mean, "sd": sd, "n": n, "ci_low": mean - half, "ci_high": mean + half,
+                             "run_p025": mean - 2 * sd, "run_p975": mean + 2 * sd,
+                             "run_min": mean - 3 * sd, "run_max": mean + 3 * sd})
+    return pd.DataFrame(rows)
+
+
+def cwnd_series(alg, seed):
+    """Vegas and Reno flat; BBR flat with a dip every 10 s (ProbeRTT-like); CUBIC irregular swings."""
+    if alg == "vegas":
+        return np.full(len(T), 300.0)
+    if alg == "reno":
+        return 400 + 5 * np.sin(T / 3.0)
+    if alg == "bbr":
+        return np.where(((T + 0.1 * seed) % 10.0) < 0.5, 4.0, 680.0)
+    rng = np.random.default_rng(seed)
+    return np.clip(1000 + np.cumsum(rng.normal(0, 60, len(T))), 50, None)
+
+
+def traces(ramp):
+    """Per seed, alg and change: throughput ramps linearly to 9.6 Mbit/s in ramp[alg] seconds."""
+    frames = []
+    for change in CHANGES:
+        for alg in ALGS:
+            for seed in SEEDS:
+                r = ramp[alg] + 0.05 * seed
+                frames.append(pd.DataFrame({
+                    "study": cm.STUDY, "algorithm": alg, "change": change, "seed": seed, "t": T,
+                    "throughput_mbps_0": 9.6 * np.minimum(T / r, 1.0), "cwnd_0": cwnd_series(alg, seed)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def verdicts(rows):
+    return {(r["item"], r["variant"]): r["verdict"] for r in rows}
+
+
+def test_mn1_reproduced_when_cubic_ramps_fastest_and_all_settle():
+    rows, notes = cm.build(table(), traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2}))
+    v = verdicts(rows)
+    assert v[("mn-1", "static")] == v[("mn-1", "fluctuating")] == "reproduced"
+    note = next(n["note"] for n in notes if n["item"] == "mn-1")
+    assert "3 seeds in the traces" in note and "(significant)" in note and "Criterion" in note
+    row = next(r for r in rows if r["item"] == "mn-1")
+    assert row["metric"] == "goodput_warm_mbps" and row["ours_mean"] == pytest.approx(9.5) and row["n_seeds"] == 10
+
+
+def test_mn1_not_reproduced_when_cubic_is_slow_early():
+    rows, notes = cm.build(table(), traces({"bbr": 8, "reno": 2, "vegas": 6, "cubic": 5}))
+    assert verdicts(rows)[("mn-1", "static")] == "not_reproduced"
+    note = next(n["note"] for n in notes if n["item"] == "mn-1")
+    assert "cubic > reno: no" in note and "(a) fails" in note
+
+
+def test_mn1_not_reproduced_when_one_algorithm_does_not_settle():
+    rows, notes = cm.build(table(goodput_warm={"vegas": 4.0}), traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2}))
+    assert verdicts(rows)[("mn-1", "static")] == "not_reproduced"
+    assert "(b) fails" in next(n["note"] for n in notes if n["item"] == "mn-1")
+
+
+def test_mn2_reproduced_on_the_paper_shaped_cwnd_and_contradicted_when_vegas_is_not_lowest():
+    tr = traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2})
+    assert verdicts(cm.build(table(), tr)[0])[("mn-2", "static")] == "reproduced"
+    tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = 900.0   # Vegas now holds more than Reno and BBR
+    rows, notes = cm.build(table(inflight={"bbr": 340, "reno": 400, "vegas": 900, "cubic": 1000}), tr)
+    assert verdicts(rows)[("mn-2", "static")] == "not_reproduced"
+    assert "(b) fails" in next(n["note"] for n in notes if n["item"] == "mn-2")
+
+
+def test_regularity_finds_the_period_of_a_dip_train_and_none_in_a_trend():
+    t = np.arange(10, 60, 0.1)
+    r, period = cm.regularity(t, np.where((t % 8.0) < 0.5, 4.0, 680.0))
+    assert r > 0.8 and period == pytest.approx(8.0, abs=0.15)
+    assert cm.regularity(t, 600 - t)[0] == 0.0                 # smooth drift: no repeat
+    assert np.isnan(cm.regularity(t, np.full(len(t), 5.0))[0])  # constant: undefined
+
+
+def test_untestable_without_traces_and_without_rows():
+    rows, notes = cm.build(table(), None)
+    assert set(verdicts(rows).values()) == {"untestable"}
+    rows, _ = cm.build(table()[lambda d: d["change"] == "static"], traces({a: 3 for a in ALGS}))
+    assert verdicts(rows)[("mn-1", "fluctuating")] == verdicts(rows)[("mn-2", "fluctuating")] == "untestable"
+    assert len(rows) == len(notes) == 4
+
+
+REAL_TABLE = ROOT / "results" / "tables" / "mn_high_latency.csv"
+REAL_TRACES = ROOT / "results" / "traces" / "mn_high_latency.csv"
+
+
+@pytest.mark.skipif(not REAL_TABLE.exists(), reason="no real mn_high_latency table (run the workflow first)")
+def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path):
+    out, notes = tmp_path / "mn.csv", tmp_path / "mn_notes.csv"
+    r = subprocess.run([sys.executable, str(ROOT / "workflow" / "scripts" / "claims_mininet.py"),
+                        "--tables", str(REAL_TABLE), "--traces", str(REAL_TRACES), "--out", str(out),
+                        "--notes", str(notes)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    card, nt = pd.read_csv(out), pd.read_csv(notes)
+    assert list(card.columns) == cc.SCORECARD_COLUMNS
+    assert set(card["paper"]) == {"mininet"}
+    assert sorted(zip(card["item"], card["variant"])) == sorted(
+        (i, v) for i in ("mn-1", "mn-2") for v in CHANGES)
+    assert set(card["verdict"]) <= set(cc.VERDICTS)
+    assert len(nt) == len(card) and nt["note"].str.len().min() > 50
