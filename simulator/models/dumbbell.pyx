@@ -146,6 +146,7 @@ cdef class Dumbbell:
                                 tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
                 snd.max_window = int(tcp.get("max_window", 0))
                 snd.impatient = bool(tcp.get("impatient", False))
+                snd.per_ack_growth = bool(tcp.get("per_ack_growth", False))
                 snd.app_write(snd.n)
                 self.senders.append(snd)
                 self.receivers.append(SackReceiver(1, 0.2))
@@ -318,6 +319,10 @@ cdef class Dumbbell:
             if (l.a, l.b) == (b, a):
                 return self.link_ids[(i, 1)]
         raise ValueError(f"{a!r}-{b!r} is not a link of topology {self.topology.name}")
+
+    def set_medium(self, links):
+        """These network links share one half-duplex channel (see Network.set_medium)."""
+        return self.net.set_medium(links)
 
     def configure_link(self, int link, queue=None, loss=None, jitter=None):
         """Queue discipline, random loss and jitter of one network link (see Network)."""

@@ -53,9 +53,14 @@ cdef class Network:
     cdef int n_flows
     # optional impairments per link (None: none); a Python list keeps the objects alive
     cdef list loss_models, jitters, queues
-    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter, 4 own queue discipline (bit flags)
+    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter, 4 own queue discipline, 8 shared medium
     cdef readonly long long random_losses
     cdef long long* pushed_out      # per flow: queued packets a discipline dropped to admit another
+    # shared media (a Wi-Fi channel): links of one medium transmit one at a time, round robin
+    cdef int* medium_of             # per link: medium id or -1
+    cdef int* medium_next           # per link: next member of its medium (a circle)
+    cdef unsigned char* medium_busy # per medium
+    cdef int n_media
 
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
                         int size) except -1
@@ -65,4 +70,6 @@ cdef class Network:
     cdef int arrive(self, int pid, double now) except -2
     cdef int _enqueue(self, int link, int pid, double now) except -2
     cdef int _enqueue_disc(self, int link, int pid) except -2
+    cdef void _start(self, int link, int pid, double now) except *
+    cdef int _dequeue(self, int link) except -2
     cpdef long queue_length(self, int link)

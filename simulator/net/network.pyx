@@ -2,6 +2,9 @@
 
 A link's waiting room is a DropTail ring by default; `set_queue` replaces it with any
 `PacketQueue` (simulator/net/queue_disc.pyx: FIFO, per-flow DRR fair queueing, later RED/CoDel).
+`set_medium` makes links share one half-duplex channel (a Wi-Fi network): only one of them
+transmits at a time, and when the channel frees the next member with a waiting packet (round
+robin, starting after the link that just finished) takes it.
 
 A packet is a C struct in a pool (no Python object per packet).  Sending puts it on the first
 link of its flow's route (data and ACKs have separate routes); at the far end of each link it
@@ -39,6 +42,9 @@ cdef class Network:
             self.flow_route[i] = -1
         self.loss_models, self.jitters, self.queues = [], [], []
         self.impaired = NULL
+        self.medium_of = NULL
+        self.medium_next = NULL
+        self.medium_busy = NULL
         self.pushed_out = <long long*>malloc(max(n_flows, 1) * sizeof(long long))
         if self.pushed_out == NULL:
             raise MemoryError()
@@ -57,6 +63,9 @@ cdef class Network:
         free(self.flow_route)
         free(self.impaired)
         free(self.pushed_out)
+        free(self.medium_of)
+        free(self.medium_next)
+        free(self.medium_busy)
 
     # ------------------------------------------------------------------ building
     def add_link(self, double rate_bps, double delay, long limit):
@@ -111,6 +120,35 @@ cdef class Network:
             raise ValueError(f"link {link}: set the queue discipline before packets use the link")
         self.queues[link] = queue
         self.impaired[link] = (self.impaired[link] & ~4) | (4 if queue is not None else 0)
+
+    def set_medium(self, links):
+        """The given links share one channel from now on (set before packets use them)."""
+        links = list(links)
+        if len(links) < 2 or len(set(links)) != len(links) or any(not 0 <= x < self.n_links for x in links):
+            raise ValueError(f"a shared medium needs two or more distinct links (0..{self.n_links - 1}), got {links}")
+        if self.medium_of == NULL:
+            self.medium_of = <int*>malloc(self.n_links * sizeof(int))
+            self.medium_next = <int*>malloc(self.n_links * sizeof(int))
+            if self.medium_of == NULL or self.medium_next == NULL:
+                raise MemoryError()
+            for i in range(self.n_links):
+                self.medium_of[i] = -1
+        for x in links:
+            if self.medium_of[x] >= 0:
+                raise ValueError(f"link {x} is already on a shared medium")
+            if self.links[x].busy or self.queue_length(x):
+                raise ValueError(f"link {x}: set the medium before packets use the link")
+        m = self.n_media
+        self.n_media += 1
+        self.medium_busy = <unsigned char*>realloc(self.medium_busy, self.n_media * sizeof(unsigned char))
+        if self.medium_busy == NULL:
+            raise MemoryError()
+        self.medium_busy[m] = 0
+        for i, x in enumerate(links):
+            self.medium_of[x] = m
+            self.medium_next[x] = links[(i + 1) % len(links)]
+            self.impaired[x] |= 8
+        return m
 
     def pushed_out_drops(self, int flow):
         """Packets of `flow` that a queue discipline dropped from its buffer to admit another."""
@@ -192,13 +230,36 @@ cdef class Network:
         p.hop = 0
         return self._enqueue(self.route_links[self.route_start[r]], pid, now)
 
+    cdef void _start(self, int link, int pid, double now) except *:
+        """Serialise pid on link now (the link, and its medium if any, become busy)."""
+        cdef Link* l = &self.links[link]
+        l.busy = True
+        l.in_tx = pid
+        if self.impaired[link] & 8:
+            self.medium_busy[self.medium_of[link]] = 1
+        self.events.push(now + self.pkts[pid].size * 8.0 / l.rate_bps, self.ev_done, link)
+
+    cdef int _dequeue(self, int link) except -2:
+        """The link's next waiting packet (removed from its queue), or -1."""
+        cdef Link* l = &self.links[link]
+        cdef int pid
+        if self.impaired[link] & 4:
+            return (<PacketQueue>self.queues[link]).dequeue()
+        if l.count == 0:
+            return -1
+        pid = l.ring[l.head]
+        l.head += 1
+        if l.head == l.limit:
+            l.head = 0
+        l.count -= 1
+        return pid
+
     cdef int _enqueue(self, int link, int pid, double now) except -2:
         cdef Link* l = &self.links[link]
         cdef long slot
-        if not l.busy:
-            l.busy = True
-            l.in_tx = pid
-            self.events.push(now + self.pkts[pid].size * 8.0 / l.rate_bps, self.ev_done, link)
+        # a free medium has no waiting packets on any member (link_done hands it on at once)
+        if not l.busy and not (self.impaired[link] & 8 and self.medium_busy[self.medium_of[link]]):
+            self._start(link, pid, now)
             return 1
         if self.impaired[link] & 4:
             return self._enqueue_disc(link, pid)
@@ -240,22 +301,24 @@ cdef class Network:
         elif self.impaired[link] & 2:
             arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
         self.events.push(arrival, self.ev_arrive, pid)
-        if self.impaired[link] & 4:
-            l.in_tx = (<PacketQueue>self.queues[link]).dequeue()
-            if l.in_tx >= 0:
-                self.events.push(now + self.pkts[l.in_tx].size * 8.0 / l.rate_bps, self.ev_done, link)
-            else:
-                l.busy = False
-        elif l.count > 0:
-            l.in_tx = l.ring[l.head]
-            l.head += 1
-            if l.head == l.limit:
-                l.head = 0
-            l.count -= 1
-            self.events.push(now + self.pkts[l.in_tx].size * 8.0 / l.rate_bps, self.ev_done, link)
-        else:
-            l.busy = False
-            l.in_tx = -1
+        l.busy = False
+        l.in_tx = -1
+        cdef int nxt, k
+        if not self.impaired[link] & 8:
+            nxt = self._dequeue(link)
+            if nxt >= 0:
+                self._start(link, nxt, now)
+            return 0
+        self.medium_busy[self.medium_of[link]] = 0
+        k = link
+        while True:                          # round robin: the members after this link first
+            k = self.medium_next[k]
+            nxt = self._dequeue(k)
+            if nxt >= 0:
+                self._start(k, nxt, now)
+                break
+            if k == link:
+                break
         return 0
 
     cdef int arrive(self, int pid, double now) except -2:

@@ -11,6 +11,8 @@ chapter's "parameters we chose" page):
   * buffers: NS-2's default queue limit, 50 packets, on every link; DropTail or fair queueing
     (per-flow DRR, NS-2's FQ/DRR) on every link.
   * TCP: NS-2's one-way agents with their defaults: cumulative ACK per packet (TCPSink), no SACK,
+    the window opened per ACK (+1 in slow start, +1/cwnd in congestion avoidance, however many
+    packets a stretch ACK covers, as NS-2's opencwnd),
     window_ 20 (a receive-window cap; `window: 0` removes it), windowInit_ 2, minimum RTO 0.2 s,
     initial RTO 3 s; NewReno's timer restarts only on the first partial ACK (RFC 6582's
     recommended "Impatient" variant: without it one recovery can outlast the run); Vegas alpha 1, beta 3, gamma 1 (NS-2's v_alpha_/v_beta_/v_gamma_) with Reno's
@@ -50,12 +52,12 @@ def params_with_defaults(params):
         if not isinstance(pairs, list) or not pairs or any(not isinstance(x, list) or len(x) != 2 for x in pairs):
             raise ValueError(f"flow_pairs must be a list of [source, destination] host names, got {pairs!r}")
         p["flows"] = len(pairs)
-        topo, _, _ = build_topology(p)
+        hosts = [f"s{i}" for i in range(len(pairs))] + ["d0"]
         for i, (src, dst) in enumerate(pairs):
             for end in (src, dst):
-                if end not in topo.hosts:
+                if end not in hosts:
                     raise ValueError(f"flow_pairs[{i}]: {end!r} is not a host of the {p['topology']} topology; "
-                                     f"allowed: {', '.join(topo.hosts)}")
+                                     f"allowed: {', '.join(hosts)}")
             if src == dst:
                 raise ValueError(f"flow_pairs[{i}]: source and destination are both {src!r}")
     if p["bandwidth_mbps"] <= 0 or p["delay_ms"] < 0 or int(p["buffer_pkts"]) < 1:
@@ -66,7 +68,7 @@ def params_with_defaults(params):
 
 def build_topology(p):
     """(Topology, flow ends, monitored link): every flow ends at d0; the monitored link is the
-    first one all flows share."""
+    first one all flows share (a single flow's first link)."""
     from simulator.net.topology import Topology
     n, rate, delay, buf = int(p["flows"]), p["bandwidth_mbps"] * 1e6, p["delay_ms"] / 1e3, int(p["buffer_pkts"])
     srcs = [f"s{i}" for i in range(n)]
@@ -95,6 +97,9 @@ def build_topology(p):
         t.add_link("r0", "d0", rate, delay, buf)
         monitor = ("r0", "d0")
     ends = [tuple(x) for x in p["flow_pairs"]] if p.get("flow_pairs") else [(s, "d0") for s in srcs]
+    if len(ends) == 1:           # one flow: its queue builds on its first link (every link has rate B)
+        path = t.path(*ends[0])
+        monitor = (path[0], path[1])
     return t, ends, monitor
 
 
@@ -120,7 +125,7 @@ def run(params, key):
     bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
     tcp = {"init_cwnd": float(p["init_cwnd"]), "max_window": int(p["window"]), "packets": bound,
            "rto_min": float(p["rto_min"]), "rto_initial": float(p["rto_initial"]),
-           "impatient": True}
+           "impatient": True, "per_ack_growth": True}
     sim = Dumbbell(key, list(ccs), 1.0, 0.0, 1, duration=float(p["duration"]),
                    sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
                    ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,

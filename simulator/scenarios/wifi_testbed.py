@@ -6,9 +6,11 @@ background "light" and "heavy" were both 8 parallel flows; ping every 0.2 s unde
 and loss; `ss` snapshots of cwnd every second; per run mean/p90/p95 of 1-s throughput and of
 RTT, ping loss %, median/p95 cwnd.  What it leaves open, and our choices (parameters, stated in
 the chapter's "parameters we chose" page; none tuned to the paper's numbers):
-  * Wi-Fi: wifi_mbps of TCP-level capacity per wireless hop (802.11n-class), 1 ms one-way per
-    hop; on the Wi-Fi-to-Wi-Fi path both hops share one channel, so each gets half the airtime
-    (half the rate).  Ethernet: 1 Gbit/s, 0.1 ms.
+  * Wi-Fi: one half-duplex channel of wifi_mbps (802.11n-class TCP-level capacity) shared by
+    every wireless hop in both directions (Network.set_medium: one frame on the air at a time,
+    round robin among the senders with frames waiting), 1 ms one way per hop.  So on the
+    Wi-Fi-to-Wi-Fi path each data packet uses the air twice, and ACKs, the reverse flow of a
+    bidirectional run and pings all take airtime.  Ethernet: 1 Gbit/s, 0.1 ms.
   * Wi-Fi noise on every wireless hop, both directions: independent loss after MAC retries
     (loss_pct), jitter uniform in [0, 2 * jitter_ms] ms without
     reordering, and capacity redrawn every capacity_interval s by a seeded AR(1) process
@@ -59,8 +61,7 @@ def build_topology(p):
     from simulator.net.topology import access_point
     wired = ["client"] if p["link_setup"] == "eth_wifi" else []
     wireless = ["server"] + ([] if wired else ["client"])
-    share = len(wireless)                       # wireless hops on the path share one channel
-    return access_point(wired, wireless, p["wired_mbps"] * 1e6, p["wifi_mbps"] * 1e6 / share,
+    return access_point(wired, wireless, p["wired_mbps"] * 1e6, p["wifi_mbps"] * 1e6,
                         p["wired_delay_ms"] / 1e3, p["wifi_delay_ms"] / 1e3, int(p["ap_buffer_pkts"]))
 
 
@@ -93,10 +94,9 @@ def capacity_process(p, key):
     """The wireless hops' capacity over time: the study's schedule, or the seeded AR(1) process
     (None when capacity_sd is 0 and there is no schedule)."""
     from simulator.net.impairments import CapacitySchedule, RandomCapacity
-    share = 1 if p["link_setup"] == "eth_wifi" else 2
     if p["capacity_schedule"] is not None:
         try:
-            points = [(float(t), float(r) * 1e6 / share) for t, r in p["capacity_schedule"]]
+            points = [(float(t), float(r) * 1e6) for t, r in p["capacity_schedule"]]
         except (TypeError, ValueError):
             raise ValueError(f"capacity_schedule must be a list of [time s, Mbit/s] pairs, "
                              f"got {p['capacity_schedule']!r}") from None
@@ -111,7 +111,7 @@ def capacity_process(p, key):
                              f"0 <= t0 < t1 < ... and rates > 0 Mbit/s") from None
     if p["capacity_sd"] <= 0:
         return None
-    return RandomCapacity(p["wifi_mbps"] * 1e6 / share, float(p["capacity_sd"]),
+    return RandomCapacity(p["wifi_mbps"] * 1e6, float(p["capacity_sd"]),
                           float(p["capacity_interval"]), Stream(key, "wifi-capacity"))
 
 
@@ -149,6 +149,7 @@ def run(params, key):
                    data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
                    monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
                    tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04})
+    sim.set_medium([x for pair in wireless_links(sim, topo) for x in pair])   # one Wi-Fi channel
     impair(sim, topo, p, key)
     sim.set_schedule(capacity_schedule(sim, topo, p, key))
     out = sim.run()
