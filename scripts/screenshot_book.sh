@@ -19,7 +19,7 @@ trap 'rm -rf "$profile"' EXIT
 # Each page is captured at full height (SCREENSHOT_HEIGHT px; anchors scroll to blank in headless
 # mode) and cut into 1400 px high tiles <page>_01.png, <page>_02.png, ...; blank tiles are dropped.
 python=${PYTHON:-python3}
-for page in intro method mm1 qtcol mininet scorecard provenance; do
+for page in intro method mm1 qtcol mininet mininet_parameters ns2 ns2_parameters testbed testbed_parameters scorecard provenance; do
   [ -f "$html/$page.html" ] || { echo "missing page $page.html" >&2; exit 1; }
   "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \

@@ -31,7 +31,8 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     assert r.returncode == 0, r.stdout[-5000:] + r.stderr[-5000:] + logs
 
     html = repo / "results/book/_build/html"
-    for page in ("index", "intro", "method", "mm1", "qtcol", "scorecard", "provenance"):
+    for page in ("index", "intro", "method", "mm1", "qtcol", "mininet", "ns2", "testbed", "scorecard", "provenance",
+                 "mininet_parameters", "ns2_parameters", "testbed_parameters"):
         assert (html / f"{page}.html").exists(), page
     mm1 = (html / "mm1.html").read_text()
     assert "Table V" in mm1 and "<img" in mm1 and "mathjax" in mm1.lower()
@@ -43,7 +44,12 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     assert "qt_single_static.yaml" in qtcol and "<img" in qtcol and "Figures 7" in qtcol
     assert list((repo / "results/figures/qtcol").glob("*.png"))
     assert (repo / "results/downloads/qtcol/qtcol_published_vs_ours.csv").exists()
-    for nb in ("mm1", "qtcol", "scorecard"):
+    for chapter, study in (("mininet", "mn_high_latency"), ("ns2", "ns2_queue"), ("testbed", "tb_matrix")):
+        page = (html / f"{chapter}.html").read_text()
+        assert f"{study}.yaml" in page and "<img" in page, chapter
+        assert list((repo / f"results/figures/{chapter}").glob("*.png")), chapter
+        assert list((repo / f"results/downloads/{chapter}").glob("*.csv")), chapter
+    for nb in ("mm1", "qtcol", "mininet", "ns2", "testbed", "scorecard"):
         assert (repo / f"results/notebooks/{nb}.ipynb").exists()
     assert list((repo / "results/figures/mm1").glob("*.png"))
 
@@ -51,7 +57,11 @@ def test_tiny_workflow_builds_scorecard_and_book(tmp_path):
     assert list(card.columns) == SCORECARD_COLUMNS
     mm1_rows = card[card["paper"] == "mm1"]
     assert len(mm1_rows) == 2 * 108 + 2 * 9
-    assert list(card["paper"].unique()) == ["mm1", "qtcol"]  # mm1 rows first, then the QtColFair rows
+    # mm1 rows first, then the QtColFair rows, then the other papers' claims
+    assert list(card["paper"].unique()) == ["mm1", "qtcol", "mininet", "ns2", "testbed"]
+    for paper, claims in (("mininet", ["mn-1", "mn-2"]), ("ns2", [f"ns2-{i}" for i in range(1, 8)]),
+                          ("testbed", [f"tb-{i}" for i in range(1, 6)])):
+        assert set(claims) <= set(card[card["paper"] == paper]["item"]), paper
     qt = card[card["paper"] == "qtcol"]
     reference_rows = len(pd.read_csv(reference / "qtcolfair_results.csv"))
     assert len(qt) == reference_rows + 9 and (qt["variant"] == "ns3_scenario").all()
