@@ -147,7 +147,7 @@ def tb1(cell):
                         for a in ALGS)
             + f". {chk.summary()}. Holds significantly for every algorithm with background: "
             + (", ".join(held) if held else "none")
-            + ". Wi-Fi-to-Wi-Fi halves each hop's airtime in our model, so this follows from the set-up.")
+            + ". On Wi-Fi-to-Wi-Fi every data packet crosses the one shared Wi-Fi channel twice in our model, so this follows from the set-up.")
     # the weakest case: the algorithm with the smallest ETH-WiFi / WiFi-WiFi ratio
     weak = min(ALGS, key=lambda a: cell(m, a, "eth_wifi")["mean"] / cell(m, a, "wifi_wifi")["mean"])
     stat = cell(m, weak, "wifi_wifi")
