@@ -262,6 +262,7 @@ class Study:
     seeds: int | None = None
     grids: list = field(default_factory=list)   # several grids (the `grids:` key); else [grid]
     trace: bool = False
+    trace_seeds: int | None = None   # seeds per point whose traces the trace table keeps (None: default)
     exclude: list = field(default_factory=list)
     description: str = ""
 
@@ -353,6 +354,7 @@ def load_study(path) -> Study:
         seeds_per_job=doc.get("seeds_per_job"),
         seeds=doc.get("seeds"),
         trace=doc.get("trace", False),
+        trace_seeds=doc.get("trace_seeds"),
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
     )

@@ -26,7 +26,7 @@ rule traces:
         "results/traces/{study}.csv",
     params:
         kind="traces",
-        n_seeds=3,
+        n_seeds=lambda wildcards: STUDIES[wildcards.study].trace_seeds,
     log:
         "results/logs/traces/{study}.log",
     conda:

@@ -110,13 +110,14 @@ def table(records) -> pd.DataFrame:
     return df[lead + params + ["metric"] + STAT_COLUMNS]
 
 
-def traces(records, n_seeds=3) -> pd.DataFrame:
+def traces(records, n_seeds=None) -> pd.DataFrame:
     """Time series (t plus every recorded series: cwnd, or per-flow columns of the packet network)
-    of the first n_seeds seeds of every point; one seed for the packet network, whose runs differ
-    between seeds only in BBR's random phase and whose series are long."""
+    of the first n_seeds seeds of every point (the study's `trace_seeds`); by default 3, and one
+    for the dumbbell model, whose QtColFair runs differ between seeds only in BBR's random phase
+    and whose series are long."""
     frames = []
     for path, recs in group_by_point(records).items():
-        keep = 1 if recs[0].get("params", {}).get("model") == "dumbbell" else n_seeds
+        keep = n_seeds or (1 if recs[0].get("params", {}).get("model") == "dumbbell" else 3)
         for r in [r for r in recs if "trace" in r][:keep]:
             tr = r["trace"]
             head = {"study": r["study"], "paper": r["paper"], "point": path, **param_columns(r), "seed": r["seed"]}
