@@ -146,3 +146,23 @@ def test_udp_cross_traffic_takes_its_share_of_the_wifi_path():
         shared = registry.run({**base, "cross_mbps": 20, "cross_mode": mode}, 1)["metrics"]["throughput_mean_mbps"]
         # 50 Mbit/s Wi-Fi hop: 20 Mbit/s of unresponsive UDP leaves TCP roughly the rest
         assert shared < alone - 10
+
+
+def test_ns2_model_runs_a_parking_lot_from_the_study_parameters():
+    from simulator.scenarios import ns2_wired
+    from simulator.core.seeding import run_key
+    p = ns2_wired.params_with_defaults({"algorithm": "reno", "topology": "parking_lot", "flows": 3,
+                                        "window": 0, "delay_ms": 20, "duration": 60})
+    topo, ends, monitor = ns2_wired.build_topology(p)
+    assert ends == [("long_src", "long_dst"), ("c0_src", "c0_dst"), ("c1_src", "c1_dst")]
+    assert len(topo.path("long_src", "long_dst")) == 5          # long_src r0 r1 r2 long_dst
+    out = ns2_wired.run(p, run_key(p, 1))
+    assert out["metrics"]["throughput_mbps"] > 0
+
+
+@pytest.mark.parametrize("queue_on", ["all", "shared"])
+def test_ns2_fair_queueing_on_all_links_or_only_the_shared_one(queue_on):
+    from simulator import registry
+    out = registry.run({"model": "ns2", "algorithm": "reno", "queue": "fq", "queue_on": queue_on,
+                        "window": 0, "duration": 30}, 1)
+    assert out["metrics"]["throughput_mbps"] > 0.5

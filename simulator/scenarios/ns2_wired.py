@@ -8,6 +8,10 @@ chapter's "parameters we chose" page):
   * every link of a topology has the scenario's bandwidth and delay (NS-2 `duplex-link ... B D`);
     linear: s_i - r0 - r1 - r2 - d0; star: s_i and d0 around r0; mesh: 4 fully meshed routers,
     sources on r1..r3 and the sink on r0.  All flows go to one sink, so they share its last link.
+    (Also parking_lot, not in the paper: a long flow over flows - 1 router hops, one cross flow
+    per hop.)
+  * `queue_on: shared` puts the discipline only on the monitored (first shared) link instead of
+    every link.
   * buffers: NS-2's default queue limit, 50 packets, on every link; DropTail or fair queueing
     (per-flow DRR, NS-2's FQ/DRR) on every link.
   * TCP: NS-2's one-way agents with their defaults: cumulative ACK per packet (TCPSink), no SACK,
@@ -28,10 +32,11 @@ from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
 
 ALGORITHMS = ("reno", "newreno", "vegas")
-TOPOLOGIES = ("linear", "star", "mesh")
+TOPOLOGIES = ("linear", "star", "mesh", "parking_lot")
+QUEUE_ON = ("all", "shared")            # the discipline on every link, or only on the monitored one
 QUEUES = ("droptail", "fq")
 DEFAULTS = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100.0,
-            "queue": "droptail", "buffer_pkts": 50, "packet_bytes": 1500, "duration": 130.0,
+            "queue": "droptail", "queue_on": "all", "buffer_pkts": 50, "packet_bytes": 1500, "duration": 130.0,
             "window": 20, "init_cwnd": 2, "rto_min": 0.2, "rto_initial": 3.0,
             "flow_pairs": None, "start_spread": 1.0, "sample_interval": 0.5, "warmup": 10.0, "trace": False}
 HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is packet_bytes - 40
@@ -41,7 +46,8 @@ ACK_BYTES = 40
 def params_with_defaults(params):
     p = dict(DEFAULTS)
     p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
-    for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES)):
+    for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES),
+                         ("queue_on", QUEUE_ON)):
         if p.get(key) not in allowed:
             raise ValueError(f"{key} {p.get(key)!r} unknown for model ns2; allowed: {', '.join(allowed)}")
     if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
@@ -52,7 +58,7 @@ def params_with_defaults(params):
         if not isinstance(pairs, list) or not pairs or any(not isinstance(x, list) or len(x) != 2 for x in pairs):
             raise ValueError(f"flow_pairs must be a list of [source, destination] host names, got {pairs!r}")
         p["flows"] = len(pairs)
-        hosts = [f"s{i}" for i in range(len(pairs))] + ["d0"]
+        hosts = host_names(p["topology"], len(pairs))
         for i, (src, dst) in enumerate(pairs):
             for end in (src, dst):
                 if end not in hosts:
@@ -64,6 +70,14 @@ def params_with_defaults(params):
         raise ValueError("need bandwidth_mbps > 0, delay_ms >= 0, buffer_pkts >= 1 "
                          f"(got {p['bandwidth_mbps']}, {p['delay_ms']}, {p['buffer_pkts']})")
     return p
+
+
+def host_names(topology, flows):
+    """Hosts of a topology built for `flows` flows."""
+    if topology == "parking_lot":
+        hops = max(1, flows - 1)
+        return ["long_src", "long_dst"] + [f"c{i}_{e}" for i in range(hops) for e in ("src", "dst")]
+    return [f"s{i}" for i in range(flows)] + ["d0"]
 
 
 def build_topology(p):
@@ -86,6 +100,15 @@ def build_topology(p):
         for h in t.hosts:
             t.add_link(h, "r0", rate, delay, buf)
         monitor = ("r0", "d0")
+    elif kind == "parking_lot":
+        # one long flow over every router hop, one cross flow per hop (flows - 1 hops, at least 1)
+        from simulator.net.topology import parking_lot
+        hops = max(1, n - 1)
+        t = parking_lot(hops, rate, delay, buf)
+        ends = [("long_src", "long_dst")] + [(f"c{i}_src", f"c{i}_dst") for i in range(hops)][:n - 1]
+        if p.get("flow_pairs"):
+            ends = [tuple(x) for x in p["flow_pairs"]]
+        return t, ends, ("r0", "r1")
     else:
         routers = [f"r{i}" for i in range(4)]
         t = Topology("mesh", hosts=srcs + ["d0"], routers=routers)
@@ -131,7 +154,8 @@ def run(params, key):
                    ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
                    start_times=starts, recoveries=list(recs))
     if p["queue"] != "droptail":
-        for link in sorted(sim.link_ids.values()):
+        links = sorted(sim.link_ids.values()) if p["queue_on"] == "all" else [sim.link_id(*monitor)]
+        for link in links:
             sim.configure_link(link, queue=make_queue(p["queue"], int(p["buffer_pkts"])))
     return summarize(p, sim.run())
 
