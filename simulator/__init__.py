@@ -2,6 +2,6 @@
 
 `simulator.run(params, seed)` runs one simulation and returns {"metrics": {...}, "trace"?: {...}}.
 """
-__version__ = "0.3.0"
+__version__ = "0.3.1"
 
 from simulator.registry import ALGORITHMS, MODELS, VARIANTS, run  # noqa: E402,F401
