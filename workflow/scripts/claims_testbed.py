@@ -76,6 +76,8 @@ class Cells:
         t = tables
         if not t.empty and "paper" in t.columns:
             t = t[t["paper"] == PAPER]
+        if not t.empty and "study" in t.columns:      # the run matrix, not the sensitivity study
+            t = t[t["study"] == "tb_matrix"]
         if not t.empty and "bidir" in t.columns:
             t = t[~t["bidir"].astype(str).str.lower().isin(["true", "1", "1.0"])]
         self.t = t
