@@ -223,7 +223,7 @@ cdef class Dumbbell:
         cdef SackReceiver rcv
         cdef SackSender snd
         cdef TcpSender csnd
-        cdef int action, reply
+        cdef int action
         cdef double d
         if self.kind[flow] != FLOW_TCP:
             self.deliver_other(pid, now)

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
+import sys
 from pathlib import Path
 
 import pandas as pd
 from scipy import stats
 
-SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
-                     "run_p025", "run_p975", "n_seeds", "verdict"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scorecard import SCORECARD_COLUMNS, write_csv  # noqa: E402,F401  (one scorecard format, one writer)
+
 VERDICTS = ("reproduced", "not_reproduced", "untestable")
 
 
@@ -67,15 +68,6 @@ def claim_row(paper, item, variant, metric, verdict, stat: pd.Series | None = No
 
 def note_row(item, variant, verdict, note) -> dict:
     return {"item": item, "variant": variant, "verdict": verdict, "note": note}
-
-
-def write_csv(frame: pd.DataFrame, path) -> None:
-    """Atomic: temp file + rename, so a killed job never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_csv(tmp, index=False)
-    os.replace(tmp, path)
 
 
 def cli(build, doc: str) -> None:

@@ -454,6 +454,15 @@ def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None, variant: str) 
 
 # --------------------------------------------------------------------------- I/O
 
+def write_csv(frame: pd.DataFrame, path) -> None:
+    """Atomic: temp file + rename, so a killed job never leaves half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    frame.to_csv(tmp, index=False)
+    os.replace(tmp, path)
+
+
 def load_tables(paths) -> pd.DataFrame:
     frames = [pd.read_csv(p) for p in paths if Path(p).exists() and Path(p).stat().st_size > 0]
     if not frames:
@@ -500,11 +509,8 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
         card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
     for f in claim_note_files:
         notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
-    for frame, path in ((card, Path(out)), (notes, Path(notes_out))):  # atomic: temp file + rename
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
+    write_csv(card, out)
+    write_csv(notes, notes_out)
     nums = card[card["verdict"].isin(["inside", "outside", "missing"])]
     for v, g in nums.groupby("variant"):
         log.info("%s: %d/%d published numbers inside the per-run range", v, (g.verdict == "inside").sum(), len(g))
