@@ -45,7 +45,6 @@ echo "== whole workflow: snakemake --cores $CORES (all studies, default profile,
 mkdir -p "$TMP/repo"
 git ls-files --cached --others --exclude-standard | grep -v '^results/' | tar cf - -T - | tar xf - -C "$TMP/repo"
 find simulator -name '*.so' | tar cf - -T - | tar xf - -C "$TMP/repo"
-ln -s "$ROOT/../shared" "$TMP/shared" 2>/dev/null || true
 cd "$TMP/repo"
 "$PYTHON" - "$PYTHON" "$CORES" <<'EOF'
 import os, resource, subprocess, sys, time

@@ -1,4 +1,4 @@
-"""The as_published algorithms, rule by rule (../shared/reference/mm1-paper-model.md)."""
+"""The as_published algorithms, rule by rule (book/published_code.md)."""
 import math
 
 import pytest

@@ -115,15 +115,14 @@ def test_untestable_without_traces_and_without_rows():
     assert len(rows) == len(notes) == 4
 
 
-REAL_TABLE = ROOT / "results" / "tables" / "mn_high_latency.csv"
-REAL_TRACES = ROOT / "results" / "traces" / "mn_high_latency.csv"
-
-
-@pytest.mark.skipif(not REAL_TABLE.exists(), reason="no real mn_high_latency table (run the workflow first)")
-def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path):
+@pytest.mark.slow
+def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path, built_report):
+    """Tables and traces of the tiny test profile's real run (fixture built_report)."""
+    real_table = built_report / "results" / "tables" / "mn_high_latency.csv"
+    real_traces = built_report / "results" / "traces" / "mn_high_latency.csv"
     out, notes = tmp_path / "mn.csv", tmp_path / "mn_notes.csv"
     r = subprocess.run([sys.executable, str(ROOT / "workflow" / "scripts" / "claims_mininet.py"),
-                        "--tables", str(REAL_TABLE), "--traces", str(REAL_TRACES), "--out", str(out),
+                        "--tables", str(real_table), "--traces", str(real_traces), "--out", str(out),
                         "--notes", str(notes)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     card, nt = pd.read_csv(out), pd.read_csv(notes)

@@ -126,12 +126,12 @@ def test_cli_writes_rows_and_notes(tmp_path):
     assert set(pd.read_csv(notes)["item"]) == set(claims_ns2.CLAIM_IDS)
 
 
-REAL = sorted((ROOT / "results" / "tables").glob("ns2_*.csv"))
-
-
-@pytest.mark.skipif(not REAL, reason="no results/tables/ns2_*.csv (run the ns2 studies first)")
-def test_real_tables_give_a_verdict_per_claim():
-    tables = pd.concat([pd.read_csv(p) for p in REAL], ignore_index=True)
+@pytest.mark.slow
+def test_real_tables_give_a_verdict_per_claim(built_report):
+    """Tables of the tiny test profile's real run (fixture built_report: ns2_queue)."""
+    real = sorted((built_report / "results" / "tables").glob("ns2_*.csv"))
+    assert real
+    tables = pd.concat([pd.read_csv(p) for p in real], ignore_index=True)
     rows, notes = claims_ns2.build(tables, None)
     assert {r["item"] for r in rows} == set(claims_ns2.CLAIM_IDS)
     assert {r["variant"] for r in rows} == set(claims_ns2.VARIANTS)

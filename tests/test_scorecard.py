@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "scrip
 import mm1k  # noqa: E402
 import scorecard as sc  # noqa: E402
 
-REFERENCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "jackson_mm1_tables.csv"
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "mm1" / "jackson_mm1_tables.csv"
 
 
 # --------------------------------------------------------------------------- closed forms
@@ -265,7 +265,6 @@ def test_analytic_comparison_ignores_prop_delay_for_as_published():
 
 # --------------------------------------------------------------------------- whole scorecard
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared/reference not beside the repository")
 def test_build_has_the_expected_shape():
     ref = sc.load_reference(REFERENCE)
     assert len(ref) == 108

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "scrip
 import scorecard as sc  # noqa: E402
 import scorecard_qtcol as qt  # noqa: E402
 
-REFERENCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "qtcolfair_results.csv"
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
 
 
 def row(study, algorithm, metric, mean, alpha=None, flows=1, buffer_bdp=5, duration=100, sd=0.0, n=3):
@@ -197,9 +197,7 @@ def test_claim_qt_9_shallow_buffers():
 # --------------------------------------------------------------------------- whole build and merge
 
 def test_build_rows_have_the_scorecard_columns_and_claim_order():
-    ref = pd.read_csv(REFERENCE) if REFERENCE.exists() else pd.DataFrame(
-        [dict(scenario="single_static", algorithm="cubic", alpha=np.nan, flows=1, buffer_bdp=5, duration_s=100,
-              metric="goodput", value=93.82, unit="Mbps")])
+    ref = pd.read_csv(REFERENCE)
     rows, notes = qt.build(single_static(), None, ref)
     card = pd.DataFrame(rows, columns=sc.SCORECARD_COLUMNS)
     claims = card[card["item"].str.startswith("qt-")]
@@ -210,9 +208,7 @@ def test_build_rows_have_the_scorecard_columns_and_claim_order():
 
 
 def test_scorecard_main_appends_qtcol_rows_after_unchanged_mm1_rows(tmp_path):
-    mm1_ref = REFERENCE.parent / "jackson_mm1_tables.csv"
-    if not (REFERENCE.exists() and mm1_ref.exists()):
-        pytest.skip("shared reference data not found")
+    mm1_ref = REFERENCE.parents[1] / "mm1" / "jackson_mm1_tables.csv"
     mm1 = pd.DataFrame([dict(study="mm1_lambda", paper="mm1", variant="as_published", algorithm="reno", metric="throughput",
                              mean=8.0, sd=0.1, n=3, ci_low=7.9, ci_high=8.1, run_p025=7.9, run_p975=8.1,
                              **{"lambda": 5.0, "mu": 10.0, "K": 5, "theta": 1.0, "N": 500})])

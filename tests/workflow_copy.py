@@ -1,8 +1,8 @@
 """Helpers for tests that run the real workflow in a temporary copy of the repository.
 
 A copy holds the repository's files (tracked and not ignored, plus the built simulator extensions)
-and, beside it, ../shared -> the shared reference data, as in a clone. Snakemake runs with this
-test's interpreter; `python -m simulator` inside jobs then imports the copy's simulator package.
+and nothing beside it, as a user's clone: the reference data are the repository's reference/.
+Snakemake runs with this test's interpreter; `python -m simulator` inside jobs then imports the copy's simulator package.
 """
 import hashlib
 import os
@@ -15,13 +15,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_CONFIG = "config/test/config.yaml"
-
-
-def find_reference() -> Path | None:
-    for cand in (os.environ.get("TCPSIM_REFERENCE_DIR"), ROOT.parent / "shared" / "reference"):
-        if cand and (Path(cand) / "jackson_mm1_tables.csv").exists():
-            return Path(cand).resolve()
-    return None
 
 
 def repo_files() -> list[str]:
@@ -39,9 +32,6 @@ def copy_repo(tmp_path: Path) -> Path:
         if src.is_file() and not rel.startswith(("results/", ".snakemake/")):
             (repo / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, repo / rel)
-    reference = find_reference()
-    if reference is not None and not (tmp_path / "shared").exists():
-        (tmp_path / "shared").symlink_to(reference.parent)
     return repo
 
 

@@ -4,7 +4,7 @@ A single sender wakes at Poisson(lambda) instants and sends a burst of int(cwnd)
 new packets ("none": one packet per wake-up); each packet's service time is drawn when it is
 created; the router is M/M/1/K with a deadline theta on waiting; an ACK is instant at service
 completion; every drop calls the algorithm at once; nothing is retransmitted.
-Facts: ../shared/reference/mm1-paper-model.md.
+Facts: book/published_code.md.
 """
 import numpy as np
 

@@ -1,6 +1,6 @@
 """The QtColFair paper's dumbbell scenario: study parameters -> built network -> summary metrics.
 
-Parameters (defaults in DEFAULTS; the authors' values, shared/reference/qtcolfair-model.md):
+Parameters (defaults in DEFAULTS; the authors' values, book/published_code.md):
 algorithm (newreno, cubic, bbr, vegas, qtcol, qtcolfair), alpha (qtcol*), flows, buffer_bdp
 (bottleneck buffer as a multiple of the BDP) or buffer_pkts, bottleneck_mbps, delay_ms
 (bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the

@@ -11,6 +11,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 import simulator
+from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.study import StudyError, check_config, load_study, nearest, point_from_path
 
 min_version("9.0")
@@ -55,6 +56,18 @@ def _load_enabled_studies():
 
 
 STUDIES = _load_enabled_studies()
+
+
+def _check_reference_data():
+    """Every file of reference_dir, before any job; claims may name any study of config/studies or study_dir."""
+    known = {p.stem for d in (Path("config/studies"), STUDY_DIR) for p in d.glob("*.yaml")}
+    try:
+        return check_reference_dir(config["reference_dir"], known)
+    except ReferenceDataError as e:
+        raise WorkflowError(f"invalid reference data (config key reference_dir: {config['reference_dir']!r}):\n{e}") from None
+
+
+REFERENCE = _check_reference_data()
 
 # Jobs call the simulator with snakemake's own interpreter (the venv), or the env's python under --use-conda.
 _deploy = getattr(getattr(workflow, "deployment_settings", None), "deployment_method", ()) or ()

@@ -8,10 +8,13 @@ REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "score
                                              "claims_common.py")]
 REPORT_LIBS += sorted(p for p in REPORT_SCRIPTS.glob("claims_*.py") if p not in REPORT_LIBS)
 sys.path.insert(0, str(REPORT_SCRIPTS))
-from report_inputs import papermill_params, qt_scorecard_args, reference_table  # noqa: E402
+from report_inputs import papermill_params, qt_scorecard_args  # noqa: E402
+from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS  # noqa: E402
 
-get_reference_table = reference_table(config["reference_dir"])
-get_qt_reference_table = reference_table(config["reference_dir"], "qtcolfair_results.csv")
+# reference data (tracked in reference/, checked in common.smk before any job)
+get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
+get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
+CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
 CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
@@ -52,6 +55,7 @@ rule scorecard:
         qt_reference=get_qt_reference_table if "qtcol" in CHAPTERS else [],
         claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
+        claims_file=CLAIMS_FILE,
         script=REPORT_SCRIPTS / "scorecard.py",
         code=REPORT_LIBS,
     output:
@@ -67,6 +71,7 @@ rule scorecard:
     shell:
         "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
         " --reference {input.reference:q} {params.qt} --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
+        " --claims-file {input.claims_file:q}"
         " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
@@ -168,6 +173,7 @@ rule notebook_scorecard:
         notebook="notebooks/scorecard.ipynb",
         scorecard="results/scorecard.csv",
         notes="results/scorecard_notes.csv",
+        claims_file=CLAIMS_FILE,
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/scorecard.ipynb",
@@ -177,6 +183,7 @@ rule notebook_scorecard:
         y=papermill_params(
             scorecard=lambda i, o: i.scorecard,
             scorecard_notes=lambda i, o: i.notes,
+            claims_file=lambda i, o: i.claims_file,
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/scorecard",

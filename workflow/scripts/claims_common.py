@@ -2,7 +2,7 @@
 
 Each script reads its paper's long tables (results/tables/<study>.csv: one row per grid point and
 metric with mean, sd, n, 95% CI and per-run percentiles over seeds) and traces, decides every
-claim of ../shared/reference/claims.md for that paper, and writes
+claim of reference/claims.yaml for that paper, and writes
   results/claims/<paper>.csv        rows in scorecard.SCORECARD_COLUMNS (one per claim, plus any
                                     number the claim quotes), appended to results/scorecard.csv;
   results/claims/<paper>_notes.csv  item, variant, verdict, note: the reasoning, in words.

@@ -2,26 +2,6 @@
 
 import json
 import shlex
-from pathlib import Path
-
-from snakemake.exceptions import WorkflowError
-
-
-def reference_table(reference_dir, name="jackson_mm1_tables.csv"):
-    """Input function: a paper's published numbers (file `name`); a clear error if reference_dir lacks them."""
-
-    def get(wildcards):
-        path = Path(reference_dir) / name
-        if not path.exists():
-            raise WorkflowError(
-                f"reference table {path} not found: the report compares with the paper's numbers in "
-                f"{name}. Set config key reference_dir (now {str(reference_dir)!r}, default "
-                "'../shared/reference', relative to the repository root), e.g. "
-                "--config reference_dir=/abs/path/to/shared/reference"
-            )
-        return str(path)
-
-    return get
 
 
 def papermill_params(**kw):

@@ -15,7 +15,7 @@ comparisons are significant (95% CIs disjoint) and which are within the CIs.
 
 Run by Snakemake (`script:` directive) or by hand:
   python workflow/scripts/scorecard.py --tables results/tables/mm1_*.csv \
-      --traces results/traces/mm1_cwnd.csv --reference ../shared/reference/jackson_mm1_tables.csv \
+      --traces results/traces/mm1_cwnd.csv --reference reference/mm1/jackson_mm1_tables.csv \
       --out results/scorecard.csv --notes results/scorecard_notes.csv
 """
 
@@ -475,7 +475,7 @@ def load_reference(path) -> pd.DataFrame:
     path = Path(path)
     if not path.exists():
         raise SystemExit(f"scorecard: reference table {path} not found; set config key reference_dir "
-                         "to the folder holding jackson_mm1_tables.csv (default ../shared/reference)")
+                         "to a folder laid out as the repository's reference/ (default reference)")
     ref = pd.read_csv(path, dtype={"value": str})
     ref["value_text"] = ref["value"]
     ref["value"] = ref["value"].astype(float)
@@ -493,8 +493,24 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None, reference: pd.DataF
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS), pd.DataFrame(notes)
 
 
+CLAIM_VERDICTS = ("reproduced", "not_reproduced", "untestable")
+
+
+def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
+    """The scorecard decides exactly the claims of reference/claims.yaml for each paper it covers."""
+    import yaml
+
+    declared = {c["id"]: c["paper"] for c in yaml.safe_load(Path(claims_file).read_text())["claims"]}
+    decided = card[card["verdict"].isin(CLAIM_VERDICTS) & card["item"].str.match(r"^[a-z0-9]+-[0-9]+$")]
+    for paper, rows in decided.groupby("paper"):
+        ours, theirs = set(rows["item"]), {cid for cid, p in declared.items() if p == paper}
+        if ours != theirs:
+            raise SystemExit(f"scorecard: {claims_file}: paper {paper}: claims decided {sorted(ours)} but declared "
+                             f"{sorted(theirs)}; every declared claim needs a decision and every decision a declaration")
+
+
 def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
-         claim_files=(), claim_note_files=()):
+         claim_files=(), claim_note_files=(), claims_file=None):
     tables = load_tables(table_paths)
     tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
     traces = pd.concat(tr, ignore_index=True) if tr else None
@@ -509,6 +525,8 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
         card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
     for f in claim_note_files:
         notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
+    if claims_file:
+        check_claim_ids(card, claims_file)
     write_csv(card, out)
     write_csv(notes, notes_out)
     nums = card[card["verdict"].isin(["inside", "outside", "missing"])]
@@ -525,7 +543,7 @@ if __name__ == "__main__":
         try:
             main(sm.input.tables, list(sm.input.traces), sm.input.reference, sm.output.scorecard, sm.output.notes,
                  list(sm.input.get("qt_tables", [])), list(sm.input.get("qt_traces", [])), sm.input.get("qt_reference"),
-                 list(sm.input.get("claims", [])), list(sm.input.get("claim_notes", [])))
+                 list(sm.input.get("claims", [])), list(sm.input.get("claim_notes", [])), sm.input.get("claims_file"))
         except BaseException:
             log.exception("scorecard failed")
             raise
@@ -541,9 +559,10 @@ if __name__ == "__main__":
         ap.add_argument("--qt-reference", help="QtColFair paper: qtcolfair_results.csv (needed with --qt-tables)")
         ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows to append")
         ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv to append")
+        ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
         a = ap.parse_args()
         if a.qt_tables and not a.qt_reference:
             ap.error("--qt-tables needs --qt-reference")
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
         main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference,
-             a.claims, a.claim_notes)
+             a.claims, a.claim_notes, a.claims_file)

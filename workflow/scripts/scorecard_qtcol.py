@@ -7,13 +7,13 @@
     the issue's targets: goodput within 1.5 Mbit/s (1.5 percentage points of utilization), median RTT
     within 15%, Jain's index within 0.05. For median in-flight (Little's law: in-flight = rate x RTT)
     we use the RTT's 15%, for PLR 0.01 absolute; both are our choice, not the issue's.
-  * one row per claim qt-1..qt-9 (shared/reference/claims.md); verdict `reproduced` /
+  * one row per claim qt-1..qt-9 (reference/claims.yaml); verdict `reproduced` /
     `not_reproduced` / `untestable`, with the reasoning in scorecard_notes.csv.
 
 Used by workflow/scripts/scorecard.py (`--qt-tables ... --qt-reference ...`), which appends these
 rows after the unchanged M/M/1 rows. Also usable alone:
   python workflow/scripts/scorecard_qtcol.py --tables results/tables/qt_*.csv \
-      --traces results/traces/qt_*.csv --reference ../shared/reference/qtcolfair_results.csv
+      --traces results/traces/qt_*.csv --reference reference/qtcol/qtcolfair_results.csv
 """
 
 from __future__ import annotations
@@ -423,7 +423,7 @@ def load_reference(path) -> pd.DataFrame:
     path = Path(path)
     if not path.exists():
         raise SystemExit(f"scorecard: reference table {path} not found; set config key reference_dir "
-                         "to the folder holding qtcolfair_results.csv (default ../shared/reference)")
+                         "to a folder laid out as the repository's reference/ (default reference)")
     ref = pd.read_csv(path)
     return ref[pd.to_numeric(ref["value"], errors="coerce").notna()].reset_index(drop=True)
 

@@ -1,6 +1,6 @@
 """The M/M/1 paper's algorithms exactly as its published code runs them (variant `as_published`).
 
-See ../shared/reference/mm1-paper-model.md.  The sender calls cong_avoid(s, 1) on every ACK and
+See book/published_code.md.  The sender calls cong_avoid(s, 1) on every ACK and
 cwnd_event(s, CA_EVENT_DROP) on every drop, at the moment of the drop.
 """
 from libc.math cimport cbrt, floor, INFINITY

@@ -1,5 +1,5 @@
 """QtCol and QtColFair (Ngwenya, Hlophe, Maharaj, Electronics 2025) as the authors' ns-3.41
-code runs them (`shared/reference/qtcolfair-model.md`; files tcp-qt-col.cc and
+code runs them (book/published_code.md; files tcp-qt-col.cc and
 tcp-qt-col-fair.cc of github.com/dumisa/TowardsOptimalTcp), not as the prose describes them.
 
 Units: packets and seconds.  Rules, each with the reference line it implements ("ref: ..."):

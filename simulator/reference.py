@@ -1,0 +1,247 @@
+"""The papers' published numbers and claims, tracked in the repository's reference/ folder.
+
+Layout of a reference folder (config key `reference_dir`, default `reference`):
+
+    papers.yaml                     paper id -> full reference
+    claims.yaml                     the claims the scorecard checks
+    mm1/jackson_mm1_tables.csv      Tables V-XIII of the M/M/1 paper (108 numbers)
+    qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (87 rows)
+
+`check_reference_dir` validates all four when the workflow starts, before any job: a missing,
+truncated or malformed file raises ReferenceDataError naming the file, the row (file line) and what
+was expected. Each README in the folder names the source of its numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from pathlib import Path
+
+import yaml
+
+MM1_TABLES = "mm1/jackson_mm1_tables.csv"
+QTCOL_RESULTS = "qtcol/qtcolfair_results.csv"
+CLAIMS = "claims.yaml"
+PAPERS = "papers.yaml"
+
+MM1_COLUMNS = ["table", "metric", "unit", "sweep", "x", "algorithm", "value", "fixed"]
+# table -> (metric, unit, sweep, sweep values); every table has one row per algorithm and value
+MM1_TABLE_LAYOUT = {
+    "V": ("throughput", "packets_per_s", "lambda", (5, 10, 15)),
+    "VI": ("avg_delay", "s", "lambda", (5, 10, 15)),
+    "VII": ("loss_rate", "percent", "lambda", (5, 10, 15)),
+    "VIII": ("throughput", "packets_per_s", "K", (1, 5, 10)),
+    "IX": ("avg_delay", "s", "K", (1, 5, 10)),
+    "X": ("loss_rate", "percent", "K", (1, 5, 10)),
+    "XI": ("throughput", "packets_per_s", "N", (50, 300, 1000)),
+    "XII": ("avg_delay", "s", "N", (50, 300, 1000)),
+    "XIII": ("loss_rate", "percent", "N", (50, 300, 1000)),
+}
+MM1_ALGORITHMS = ("none", "tahoe", "reno", "cubic")
+MM1_FIXED_KEYS = {"lambda", "mu", "K", "theta", "N"}
+
+QTCOL_COLUMNS = ["scenario", "algorithm", "alpha", "flows", "buffer_bdp", "duration_s", "metric", "value", "unit"]
+QTCOL_ROWS = 87
+QTCOL_SCENARIOS = ("single_static", "multiflow", "buffer_sweep")
+QTCOL_ALGORITHMS = ("cubic", "bbr", "qtcol", "qtcolfair")
+QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packets", "plr": "ratio", "jain": "index"}
+
+CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics"}
+CLAIM_OPTIONAL_KEYS = {"trace"}
+CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
+
+
+class ReferenceDataError(ValueError):
+    """A reference file is missing or malformed; the message names the file, the row and what was expected."""
+
+
+# --------------------------------------------------------------------------- helpers
+def _finite(text: str) -> float | None:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _read_csv(path: Path, columns: list[str]) -> list[tuple[int, dict]]:
+    """[(file line, row)] of a CSV with exactly `columns`; every row must have every field."""
+    if not path.is_file():
+        raise ReferenceDataError(f"{path}: reference file not found; expected a CSV with columns {', '.join(columns)}"
+                                 " (see reference/README.md, or set config key reference_dir)")
+    try:
+        with path.open(newline="") as f:
+            lines = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ReferenceDataError(f"{path}: cannot read the reference file: {e}") from None
+    if not lines or lines[0] != columns:
+        got = ", ".join(lines[0]) if lines else "an empty file"
+        raise ReferenceDataError(f"{path}: line 1: expected the header {', '.join(columns)}; got {got}")
+    rows = []
+    for lineno, fields in enumerate(lines[1:], start=2):
+        if not fields:
+            continue
+        if len(fields) != len(columns):
+            raise ReferenceDataError(f"{path}: line {lineno}: {len(fields)} fields; expected {len(columns)} "
+                                     f"({', '.join(columns)}): the file may be truncated")
+        rows.append((lineno, dict(zip(columns, fields))))
+    return rows
+
+
+def _expect(path, lineno, column, value, allowed) -> None:
+    if value not in allowed:
+        raise ReferenceDataError(f"{path}: line {lineno}: {column} {value!r} is not allowed; "
+                                 f"allowed values: {', '.join(map(str, allowed))}")
+
+
+def _number(path, lineno, column, text, optional=False) -> float | None:
+    if optional and text == "":
+        return None
+    v = _finite(text)
+    if v is None:
+        raise ReferenceDataError(f"{path}: line {lineno}: {column} {text!r} is not a number; expected a finite number"
+                                 + (" or an empty field" if optional else ""))
+    return v
+
+
+def _read_yaml(path: Path, what: str):
+    if not path.is_file():
+        raise ReferenceDataError(f"{path}: reference file not found; expected the {what} (see reference/README.md)")
+    try:
+        return yaml.safe_load(path.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise ReferenceDataError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
+
+
+# --------------------------------------------------------------------------- the four files
+def check_mm1_tables(path) -> list[dict]:
+    """Rows of the M/M/1 paper's Tables V-XIII: exactly one per table, algorithm and sweep value."""
+    path = Path(path)
+    rows = _read_csv(path, MM1_COLUMNS)
+    seen = {}
+    for lineno, r in rows:
+        _expect(path, lineno, "table", r["table"], list(MM1_TABLE_LAYOUT))
+        metric, unit, sweep, xs = MM1_TABLE_LAYOUT[r["table"]]
+        for column, want in (("metric", metric), ("unit", unit), ("sweep", sweep)):
+            _expect(path, lineno, column, r[column], [want])
+        x = _number(path, lineno, "x", r["x"])
+        _expect(path, lineno, "x", x, xs)
+        _expect(path, lineno, "algorithm", r["algorithm"], MM1_ALGORITHMS)
+        _number(path, lineno, "value", r["value"])
+        fixed = dict(part.split("=", 1) for part in r["fixed"].split(";") if "=" in part)
+        if set(fixed) != MM1_FIXED_KEYS - {sweep} or any(_finite(v) is None for v in fixed.values()):
+            raise ReferenceDataError(f"{path}: line {lineno}: fixed {r['fixed']!r}; expected name=number for each of "
+                                     f"{', '.join(sorted(MM1_FIXED_KEYS - {sweep}))}, joined by ';'")
+        key = (r["table"], r["algorithm"], x)
+        if key in seen:
+            raise ReferenceDataError(f"{path}: line {lineno}: Table {key[0]} {key[1]} {sweep}={x:g} "
+                                     f"repeats line {seen[key]}; expected each number once")
+        seen[key] = lineno
+    expected = {(t, a, x) for t, (_, _, _, xs) in MM1_TABLE_LAYOUT.items() for a in MM1_ALGORITHMS for x in xs}
+    missing = sorted(expected - set(seen), key=lambda k: (list(MM1_TABLE_LAYOUT).index(k[0]), k[1], k[2]))
+    if missing:
+        t, a, x = missing[0]
+        raise ReferenceDataError(f"{path}: {len(seen)} of {len(expected)} numbers; missing {len(missing)}, "
+                                 f"first Table {t} {a} {MM1_TABLE_LAYOUT[t][2]}={x:g}: the file may be truncated")
+    return [r for _, r in rows]
+
+
+def check_qtcol_results(path) -> list[dict]:
+    """Rows of the QtColFair authors' numbers: known scenario, algorithm, metric and unit; finite numbers."""
+    path = Path(path)
+    rows = _read_csv(path, QTCOL_COLUMNS)
+    for lineno, r in rows:
+        _expect(path, lineno, "scenario", r["scenario"], QTCOL_SCENARIOS)
+        _expect(path, lineno, "algorithm", r["algorithm"], QTCOL_ALGORITHMS)
+        _expect(path, lineno, "metric", r["metric"], list(QTCOL_UNITS))
+        _expect(path, lineno, "unit", r["unit"], [QTCOL_UNITS[r["metric"]]])
+        _number(path, lineno, "alpha", r["alpha"], optional=r["algorithm"] in ("cubic", "bbr"))
+        for column in ("flows", "buffer_bdp", "duration_s", "value"):
+            _number(path, lineno, column, r[column])
+    if len(rows) != QTCOL_ROWS:
+        raise ReferenceDataError(f"{path}: {len(rows)} rows; expected {QTCOL_ROWS} (see qtcol/README.md): "
+                                 "the file may be truncated")
+    return [r for _, r in rows]
+
+
+def check_papers(path) -> dict:
+    """{paper id: {reference, ...}}."""
+    path = Path(path)
+    doc = _read_yaml(path, "list of papers")
+    if not isinstance(doc, dict) or not doc:
+        raise ReferenceDataError(f"{path}: expected a mapping of paper id -> {{reference: ...}}")
+    for pid, entry in doc.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("reference"), str) or not entry["reference"].strip():
+            raise ReferenceDataError(f"{path}: {pid}.reference: expected the paper's full reference as text")
+    return doc
+
+
+def check_claims(path, papers, studies) -> list[dict]:
+    """Claims with id, paper (a key of papers.yaml), claim, stated_in, studies (existing study names), metrics."""
+    path = Path(path)
+    doc = _read_yaml(path, "list of claims")
+    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not doc["claims"]:
+        raise ReferenceDataError(f"{path}: expected a mapping with a non-empty list `claims:`")
+    seen = set()
+    for i, c in enumerate(doc["claims"]):
+        where = f"{path}: claims[{i}]"
+        if not isinstance(c, dict):
+            raise ReferenceDataError(f"{where}: expected a mapping with keys {', '.join(sorted(CLAIM_KEYS))}")
+        cid = c.get("id")
+        if not isinstance(cid, str) or not CLAIM_ID.match(cid):
+            raise ReferenceDataError(f"{where}.id: {cid!r}; expected an id such as 'mm1-1' (paper prefix, '-', number)")
+        where = f"{path}: claim {cid}"
+        if cid in seen:
+            raise ReferenceDataError(f"{where}: the id is used twice; expected each id once")
+        seen.add(cid)
+        _check_claim_keys(where, c, papers, studies)
+    return doc["claims"]
+
+
+def _check_claim_keys(where, c, papers, studies) -> None:
+    missing, unknown = CLAIM_KEYS - set(c), set(c) - CLAIM_KEYS - CLAIM_OPTIONAL_KEYS
+    if missing:
+        raise ReferenceDataError(f"{where}: missing key(s) {', '.join(sorted(missing))}; every claim has "
+                                 f"{', '.join(sorted(CLAIM_KEYS))}")
+    if unknown:
+        raise ReferenceDataError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed keys: "
+                                 f"{', '.join(sorted(CLAIM_KEYS | CLAIM_OPTIONAL_KEYS))}")
+    _expect_claim(where, "paper", c["paper"], sorted(papers))
+    for key in ("claim", "stated_in"):
+        if not isinstance(c[key], str) or not c[key].strip():
+            raise ReferenceDataError(f"{where}: {key}: expected non-empty text")
+    for key in ("studies", "metrics"):
+        if not isinstance(c[key], list) or not c[key] or not all(isinstance(v, str) and v for v in c[key]):
+            raise ReferenceDataError(f"{where}: {key}: expected a non-empty list of names")
+    for study in c["studies"]:
+        _expect_claim(where, "studies", study, sorted(studies))
+    if "trace" in c and not isinstance(c["trace"], bool):
+        raise ReferenceDataError(f"{where}: trace: expected true or false")
+
+
+def _expect_claim(where, key, value, allowed) -> None:
+    if value not in allowed:
+        raise ReferenceDataError(f"{where}: {key}: {value!r} is not allowed; allowed values: {', '.join(allowed)}")
+
+
+def check_reference_dir(reference_dir, studies) -> dict:
+    """Validate every file of a reference folder; {name: parsed content}. `studies`: the study names claims may use."""
+    root = Path(reference_dir)
+    if not root.is_dir():
+        raise ReferenceDataError(f"{root}: reference folder not found; it holds the papers' numbers and claims "
+                                 "(the repository's reference/; config key reference_dir)")
+    papers = check_papers(root / PAPERS)
+    return {
+        "papers": papers,
+        "claims": check_claims(root / CLAIMS, papers, studies),
+        "mm1_tables": check_mm1_tables(root / MM1_TABLES),
+        "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
+    }
+
+
+def claims_of(reference_dir, paper) -> dict:
+    """{claim id: claim} of one paper, in file order (the file is assumed checked)."""
+    doc = yaml.safe_load((Path(reference_dir) / CLAIMS).read_text())
+    return {c["id"]: c for c in doc["claims"] if c["paper"] == paper}
