@@ -545,7 +545,21 @@ def validate_config_file(path) -> list:
             study_dir = study_dir.resolve().relative_to(Path.cwd().resolve())
         except ValueError:
             pass
-    return [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+    studies = [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+    _check_reference(root, config.get("reference_dir", "reference"), study_dir)
+    return studies
+
+
+def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
+    """The config's reference folder (reference/ by default), as the workflow checks it before any job."""
+    from simulator.reference import ReferenceDataError, check_reference_dir
+
+    folder = Path(reference_dir) if Path(reference_dir).is_absolute() else root / reference_dir
+    known = {p.stem for d in (root / "config/studies", study_dir) for p in Path(d).glob("*.yaml")}
+    try:
+        check_reference_dir(folder, known)
+    except ReferenceDataError as e:
+        raise StudyError(f"invalid reference data (config key reference_dir: {reference_dir!r}):\n{e}") from None
 
 
 def is_config_file(path) -> bool:

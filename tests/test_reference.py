@@ -174,3 +174,17 @@ def test_workflow_stops_before_any_job_and_keeps_results(reference_run, name, br
         shutil.copytree(backup, repo / "reference")
         shutil.rmtree(backup)
     assert snapshot(repo / "results") == before
+
+
+def test_validate_command_checks_the_reference_folder(refdir, tmp_path):
+    import subprocess
+    import sys
+
+    edit_line(refdir / MM1, 7, lambda l: l.replace("9.289", "eight"))
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(yaml.safe_dump({"studies": ["mm1_lambda"], "study_dir": str(ROOT / "config/studies"),
+                                   "reference_dir": str(refdir), "profiles": {"default": {"seeds": 2}}}))
+    r = subprocess.run([sys.executable, "-m", "simulator", "validate", str(cfg)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "reference_dir" in r.stderr + r.stdout and "line 7" in r.stderr + r.stdout and "'eight'" in r.stderr + r.stdout
