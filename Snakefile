@@ -5,7 +5,7 @@
 # config/config.yaml says which studies run; config/studies/*.yaml define their grids.
 
 from snakemake.exceptions import WorkflowError
-from simulator.study import config_file_error
+from simulator.workflow_config import config_file_error
 
 # A broken config/config.yaml gets a message naming the file (snakemake's own would not).
 if error := config_file_error("config/config.yaml"):

@@ -22,17 +22,8 @@ from pathlib import Path
 
 import yaml
 
-from simulator.study import (
-    Point,
-    Study,
-    StudyError,
-    format_value,
-    is_config_file,
-    load_study,
-    nearest,
-    point_from_path,
-    validate_config_file,
-)
+from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.workflow_config import is_config_file, validate_config_file
 
 
 @lru_cache(maxsize=None)

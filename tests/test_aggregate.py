@@ -1,5 +1,4 @@
-"""workflow/scripts/aggregate.py: statistics of a hand-made set of runs."""
-import importlib.util
+"""simulator/report/aggregate.py: statistics of a hand-made set of runs."""
 import json
 import math
 from pathlib import Path
@@ -8,10 +7,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from simulator.report import aggregate
+
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("aggregate", ROOT / "workflow/scripts/aggregate.py")
-aggregate = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(aggregate)
 
 PARAMS = {"model": "mm1", "variant": "standard", "algorithm": "reno", "lambda": 5.0, "mu": 10.0, "K": 5,
           "theta": None, "N": 100, "trace": True}

@@ -1,4 +1,4 @@
-"""Claims mn-1 / mn-2 of the Mininet paper (workflow/scripts/claims_mininet.py) on hand-made
+"""Claims mn-1 / mn-2 of the Mininet paper (simulator/report/claims_mininet.py) on hand-made
 tables and traces, and on the real tables when they exist."""
 import subprocess
 import sys
@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "workflow" / "scripts"))
-import claims_common as cc  # noqa: E402
-import claims_mininet as cm  # noqa: E402
+from simulator.report import claims_common as cc  # noqa: E402
+from simulator.report import claims_mininet as cm  # noqa: E402
 
 ALGS = ("bbr", "reno", "vegas", "cubic")
 CHANGES = ("static", "fluctuating")
@@ -121,7 +120,7 @@ def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path, built_repo
     real_table = built_report / "results" / "tables" / "mn_high_latency.csv"
     real_traces = built_report / "results" / "traces" / "mn_high_latency.csv"
     out, notes = tmp_path / "mn.csv", tmp_path / "mn_notes.csv"
-    r = subprocess.run([sys.executable, str(ROOT / "workflow" / "scripts" / "claims_mininet.py"),
+    r = subprocess.run([sys.executable, "-m", "simulator.report.claims_mininet",
                         "--tables", str(real_table), "--traces", str(real_traces), "--out", str(out),
                         "--notes", str(notes)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -1,4 +1,4 @@
-"""Claims of the NS-2 paper (workflow/scripts/claims_ns2.py): verdicts on small synthetic tables that
+"""Claims of the NS-2 paper (simulator/report/claims_ns2.py): verdicts on small synthetic tables that
 satisfy or contradict a claim, and a smoke test on the real tables when they exist."""
 import subprocess
 import sys
@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "workflow" / "scripts"))
-import claims_ns2  # noqa: E402
-from claims_common import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
+from simulator.report import claims_ns2  # noqa: E402
+from simulator.report.verdicts import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
 
 FIXED = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100}
 
@@ -118,7 +117,7 @@ def test_cli_writes_rows_and_notes(tmp_path):
     tables = tmp_path / "ns2_queue.csv"
     queue_table(0.3, 0.5, 0.5, 2.0).to_csv(tables, index=False)
     out, notes = tmp_path / "claims.csv", tmp_path / "notes.csv"
-    r = subprocess.run([sys.executable, str(ROOT / "workflow/scripts/claims_ns2.py"), "--tables", str(tables),
+    r = subprocess.run([sys.executable, "-m", "simulator.report.claims_ns2", "--tables", str(tables),
                         "--out", str(out), "--notes", str(notes)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     card = pd.read_csv(out)

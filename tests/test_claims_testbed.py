@@ -1,5 +1,4 @@
-"""Claims of the Wi-Fi testbed paper (workflow/scripts/claims_testbed.py) on hand-made long tables."""
-import sys
+"""Claims of the Wi-Fi testbed paper (simulator/report/claims_testbed.py) on hand-made long tables."""
 from pathlib import Path
 
 import numpy as np
@@ -7,9 +6,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "workflow" / "scripts"))
-import claims_common as cc  # noqa: E402
-import claims_testbed as tb  # noqa: E402
+from simulator.report import claims_common as cc  # noqa: E402
+from simulator.report import claims_testbed as tb  # noqa: E402
 
 ALGS = ("bbr", "cubic", "reno", "vegas")
 SETUPS = ("eth_wifi", "wifi_wifi")

@@ -1,15 +1,13 @@
 """Scorecard logic on hand-made tables: M/M/1/K closed forms, claim functions, verdicts."""
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "scripts"))
-import mm1k  # noqa: E402
-import scorecard as sc  # noqa: E402
+from simulator.report import mm1k  # noqa: E402
+from simulator.report import scorecard_mm1 as sc  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "mm1" / "jackson_mm1_tables.csv"
 

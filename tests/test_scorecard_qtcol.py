@@ -1,14 +1,12 @@
 """QtColFair scorecard logic on hand-made tables: lookups, tolerances, claims qt-1..qt-9, merge."""
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "scripts"))
-import scorecard as sc  # noqa: E402
-import scorecard_qtcol as qt  # noqa: E402
+from simulator.report import scorecard as sc  # noqa: E402
+from simulator.report import scorecard_qtcol as qt  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
 

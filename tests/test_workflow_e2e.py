@@ -82,4 +82,5 @@ def test_editing_a_notebook_reruns_no_simulation(built_report):
     cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", TEST_CONFIG]
     dry = subprocess.run(cmd + ["-n", "--forcerun", "notebook_mm1"], cwd=built_report, capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr
-    assert "simulate" not in dry.stdout and "aggregate" not in dry.stdout
+    assert "rule simulate" not in dry.stdout and "rule aggregate" not in dry.stdout and "rule traces" not in dry.stdout
+    assert "rule notebook_mm1" in dry.stdout

@@ -1,10 +1,12 @@
 # All seed batches of a study -> one long-format table with its provenance record (and, for trace
-# studies, a trace table).
+# studies, a trace table). The work is simulator/report/aggregate.py: editing it reruns these rules.
+AGGREGATE_CODE = ["simulator/report/aggregate.py", "simulator/report/io.py"]
 
 
 rule aggregate:
     input:
-        lambda wildcards: get_run_files(wildcards.study),
+        runs=lambda wildcards: get_run_files(wildcards.study),
+        code=AGGREGATE_CODE,
     output:
         table="results/tables/{study}.csv",
         provenance="results/tables/{study}.provenance.json",
@@ -21,7 +23,8 @@ rule aggregate:
 
 rule traces:
     input:
-        lambda wildcards: get_run_files(wildcards.study),
+        runs=lambda wildcards: get_run_files(wildcards.study),
+        code=AGGREGATE_CODE,
     output:
         "results/traces/{study}.csv",
     params:

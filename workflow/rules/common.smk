@@ -12,7 +12,8 @@ from snakemake.utils import min_version, validate
 
 import simulator
 from simulator.reference import ReferenceDataError, check_reference_dir
-from simulator.study import StudyError, check_config, load_study, nearest, point_from_path
+from simulator.study import StudyError, load_study, nearest, point_from_path
+from simulator.workflow_config import check_config
 
 min_version("9.0")
 

@@ -1,15 +1,12 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
-import sys
+from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS
+from simulator.report.rule_params import papermill_params, qt_scorecard_args
 
-REPORT_SCRIPTS = Path(workflow.current_basedir).parent / "scripts"
-REPORT_LIBS = [REPORT_SCRIPTS / f for f in ("report_style.py", "mm1k.py", "scorecard.py", "scorecard_qtcol.py",
-                                             "claims_common.py")]
-REPORT_LIBS += sorted(p for p in REPORT_SCRIPTS.glob("claims_*.py") if p not in REPORT_LIBS)
-sys.path.insert(0, str(REPORT_SCRIPTS))
-from report_inputs import papermill_params, qt_scorecard_args  # noqa: E402
-from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS  # noqa: E402
+# the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
+# aggregate rule's code, workflow/rules/aggregate.smk)
+REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").glob("*.py") if p.name != "aggregate.py")
 
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
@@ -19,7 +16,7 @@ CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
 PLAIN_CHAPTERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
-# papers whose claims workflow/scripts/claims_<paper>.py evaluates into results/claims/<paper>.csv
+# papers whose claims simulator/report/claims_<paper>.py evaluates into results/claims/<paper>.csv
 CLAIM_PAPERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
 
 
@@ -27,8 +24,7 @@ rule claims:
     input:
         tables=lambda w: get_study_tables(w.paper),
         traces=lambda w: get_trace_tables(w.paper),
-        script=REPORT_SCRIPTS / "claims_{paper}.py",
-        code=REPORT_SCRIPTS / "claims_common.py",
+        code=REPORT_LIBS,
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
@@ -41,8 +37,8 @@ rule claims:
     conda:
         "../envs/report.yaml"
     shell:
-        "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
-        " --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
+        "{params.python} -m simulator.report.claims_{wildcards.paper} --tables {input.tables:q}"
+        " --traces {input.traces:q} --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule scorecard:
@@ -56,7 +52,6 @@ rule scorecard:
         claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         claims_file=CLAIMS_FILE,
-        script=REPORT_SCRIPTS / "scorecard.py",
         code=REPORT_LIBS,
     output:
         scorecard="results/scorecard.csv",
@@ -69,7 +64,7 @@ rule scorecard:
     conda:
         "../envs/report.yaml"
     shell:
-        "{params.python} {input.script:q} --tables {input.tables:q} --traces {input.traces:q}"
+        "{params.python} -m simulator.report.scorecard --tables {input.tables:q} --traces {input.traces:q}"
         " --reference {input.reference:q} {params.qt} --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
         " --claims-file {input.claims_file:q}"
         " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
@@ -94,7 +89,6 @@ rule notebook_mm1:
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/mm1",
-            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
         python=PYTHON,
     log:
@@ -125,7 +119,6 @@ rule notebook_qtcol:
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/qtcol",
-            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
         python=PYTHON,
     log:
@@ -156,7 +149,6 @@ rule notebook_plain_chapter:
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: f"_static/downloads/{Path(o.downloads).name}",
-            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
         python=PYTHON,
     log:
@@ -187,7 +179,6 @@ rule notebook_scorecard:
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/scorecard",
-            scripts_dir=lambda i, o: str(REPORT_SCRIPTS),
         ),
         python=PYTHON,
     log:
@@ -206,7 +197,7 @@ rule book:
         sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
         tables=get_study_tables(),
         provenance=get_provenance_files(),
-        script=REPORT_SCRIPTS / "build_book.py",
+        code=REPORT_LIBS,
     output:
         "results/book/_build/html/index.html",
     params:
@@ -219,7 +210,7 @@ rule book:
     conda:
         "../envs/report.yaml"
     shell:
-        "{params.python} {input.script:q} --src book --out results/book"
+        "{params.python} -m simulator.report.book --src book --out results/book"
         " --notebooks {input.notebooks:q} --downloads {input.downloads:q} --tables {input.tables:q}"
         " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
 

@@ -29,19 +29,16 @@ the baseline runs (the paper does not say which background its numbers are from)
 Ethernet RTT 20-30 ms for BBR/CUBIC/Reno (midpoint 25), Wi-Fi ping loss ~5-6% for BBR/CUBIC
 (5.5), ~3-4% for Reno (3.5), and Vegas's "virtually no loss" (read as 0).
 
-  python workflow/scripts/claims_testbed.py --tables results/tables/tb_matrix.csv \
+  python -m simulator.report.claims_testbed --tables results/tables/tb_matrix.csv \
       --traces results/traces/tb_matrix.csv --out results/claims/testbed.csv \
       --notes results/claims/testbed_notes.csv
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import claims_common as cc  # noqa: E402
+from simulator.report import claims_common as cc
 
 PAPER = "testbed"
 VARIANT = "sim"

@@ -1,4 +1,4 @@
-"""Input and parameter helpers of workflow/rules/report.smk (kept out of the rule file for --lint)."""
+"""Parameter helpers of workflow/rules/report.smk (kept out of the rule file for --lint)."""
 
 import json
 import shlex

@@ -1,48 +1,34 @@
-"""Reproduction scorecard of the M/M/1 paper (Jackson): published numbers and claims vs our runs.
+"""The M/M/1 paper (Jackson) on the scorecard: its published numbers and claims against our runs.
 
-Output 1, `scorecard.csv`, columns exactly SCORECARD_COLUMNS:
-  * one row per published number (108 numbers of Tables V-XIII) per model variant; verdict
-    `inside` / `outside` the per-run range [run_p025, run_p975] (widened by half a unit of the
-    paper's last printed digit, since the paper rounds), or `missing` when no study produced it;
-  * one row per claim mm1-1..mm1-9 per variant; verdict `reproduced` / `not_reproduced` / `untestable`.
-Output 2, `scorecard_notes.csv` (item, variant, note): the reasoning behind each claim verdict.
-With --qt-tables/--qt-reference the QtColFair paper's rows (workflow/scripts/scorecard_qtcol.py,
-paper `qtcol`) are appended after these, which stay byte-for-byte as without them.
+Rows in verdicts.SCORECARD_COLUMNS, paper `mm1`, one set per model variant:
+  * one row per published number (108 numbers of Tables V-XIII); verdict `inside` / `outside` the
+    per-run range [run_p025, run_p975] (widened by half a unit of the paper's last printed digit,
+    since the paper rounds), or `missing` when no study produced it;
+  * one row per claim mm1-1..mm1-9; verdict `reproduced` / `not_reproduced` / `untestable`, with
+    the reasoning as a note row (item, variant, verdict, note).
 
 Claim logic: one small function per claim, each taking the long table (all mm1 studies of one
 variant) and returning a ClaimResult. Orderings are decided on our means; the note says which
 comparisons are significant (95% CIs disjoint) and which are within the CIs.
-
-Run by Snakemake (`script:` directive) or by hand:
-  python workflow/scripts/scorecard.py --tables results/tables/mm1_*.csv \
-      --traces results/traces/mm1_cwnd.csv --reference reference/mm1/jackson_mm1_tables.csv \
-      --out results/scorecard.csv --notes results/scorecard_notes.csv
+`simulator.report.scorecard` merges these rows with the other papers' into results/scorecard.csv.
 """
-
 from __future__ import annotations
 
-import argparse
 import logging
 import math
-import os
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mm1k  # noqa: E402
+from simulator.report import mm1k
+from simulator.report.io import read_csvs
+from simulator.report.verdicts import SCORECARD_COLUMNS, ClaimResult, compare_greater, decided_rows, verdict_from
 
 log = logging.getLogger("scorecard")
 
 PAPER = "mm1"
 VARIANTS = ("as_published", "standard")
-SCORECARD_COLUMNS = [
-    "paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
-    "run_p025", "run_p975", "n_seeds", "verdict",
-]
 # The table study of each sweep; any other study with the same parameters is a fallback.
 SWEEP_STUDY = {"lambda": "mm1_lambda", "K": "mm1_K", "N": "mm1_N"}
 PARAM_COLUMNS = ("lambda", "mu", "K", "theta", "N")
@@ -127,47 +113,6 @@ def number_rows(tables: pd.DataFrame, reference: pd.DataFrame, variant: str) -> 
 
 
 # --------------------------------------------------------------------------- claims
-
-@dataclass
-class ClaimResult:
-    verdict: str                      # reproduced | not_reproduced | untestable
-    note: str
-    metric: str = ""
-    paper_value: float = np.nan
-    headline: pd.Series | None = None  # the table row whose numbers fill the scorecard row
-    extra: dict = field(default_factory=dict)
-
-
-@dataclass
-class Comparison:
-    text: str
-    holds: bool        # by means
-    significant: bool  # 95% CIs disjoint
-
-
-def compare_greater(a: pd.Series, b: pd.Series, label: str) -> Comparison:
-    """Is a's mean greater than b's? significant if the 95% CIs do not overlap."""
-    holds = a["mean"] > b["mean"]
-    significant = (a.ci_low > b.ci_high) if holds else (b.ci_low > a.ci_high)
-    return Comparison(f"{label}: {a['mean']:.4g} vs {b['mean']:.4g}", bool(holds), bool(significant))
-
-
-def verdict_from(comparisons: list[Comparison], missing: list[str]) -> tuple[str, str]:
-    """All orderings hold by means -> reproduced. Note lists failures and close calls."""
-    if missing:
-        return "untestable", "missing table cells: " + ", ".join(missing)
-    if not comparisons:
-        return "untestable", "no comparisons possible"
-    failed = [c for c in comparisons if not c.holds]
-    close = [c for c in comparisons if not c.significant]
-    parts = [f"{len(comparisons) - len(failed)}/{len(comparisons)} orderings hold by mean"]
-    if failed:
-        parts.append("fails: " + "; ".join(
-            c.text + (" (significant)" if c.significant else " (within CIs)") for c in failed))
-    if close:
-        parts.append(f"{len(close)} not significant at 95% (CIs overlap)")
-    return ("not_reproduced" if failed else "reproduced"), ". ".join(parts)
-
 
 def _extreme_claim(df, study, sweep_values, sweep, metric, target, among, lowest, extra_params):
     """target has the lowest (or highest) `metric` among `among` at every value of `sweep`."""
@@ -437,38 +382,16 @@ def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None, variant: str) 
     tr = None if traces is None else traces[traces["variant"] == variant]
     results = {cid: fn(df) for cid, fn in CLAIMS.items()}
     results["mm1-8"] = claim_mm1_8(tr)
-    rows, notes = [], []
-    for cid in sorted(results):
-        r = results[cid]
-        h = r.headline
-        rows.append(dict(paper=PAPER, item=cid, variant=variant, metric=r.metric, paper_value=r.paper_value,
-                         ours_mean=np.nan if h is None else h["mean"],
-                         ci_low=np.nan if h is None else h["ci_low"],
-                         ci_high=np.nan if h is None else h["ci_high"],
-                         run_p025=np.nan if h is None else h["run_p025"],
-                         run_p975=np.nan if h is None else h["run_p975"],
-                         n_seeds=0 if h is None else int(h["n"]), verdict=r.verdict))
-        notes.append(dict(item=cid, variant=variant, verdict=r.verdict, note=r.note))
-    return rows, notes
+    return decided_rows(PAPER, variant, results)
 
 
-# --------------------------------------------------------------------------- I/O
-
-def write_csv(frame: pd.DataFrame, path) -> None:
-    """Atomic: temp file + rename, so a killed job never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_csv(tmp, index=False)
-    os.replace(tmp, path)
-
+# --------------------------------------------------------------------------- inputs
 
 def load_tables(paths) -> pd.DataFrame:
-    frames = [pd.read_csv(p) for p in paths if Path(p).exists() and Path(p).stat().st_size > 0]
-    if not frames:
+    df = read_csvs(paths, PAPER)
+    if df is None:
         raise SystemExit("scorecard: no result tables given")
-    df = pd.concat(frames, ignore_index=True)
-    return df[df["paper"] == PAPER] if "paper" in df.columns else df
+    return df
 
 
 def load_reference(path) -> pd.DataFrame:
@@ -491,78 +414,3 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None, reference: pd.DataF
         rows += r
         notes += n
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS), pd.DataFrame(notes)
-
-
-CLAIM_VERDICTS = ("reproduced", "not_reproduced", "untestable")
-
-
-def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
-    """The scorecard decides exactly the claims of reference/claims.yaml for each paper it covers."""
-    import yaml
-
-    declared = {c["id"]: c["paper"] for c in yaml.safe_load(Path(claims_file).read_text())["claims"]}
-    decided = card[card["verdict"].isin(CLAIM_VERDICTS) & card["item"].str.match(r"^[a-z0-9]+-[0-9]+$")]
-    for paper, rows in decided.groupby("paper"):
-        ours, theirs = set(rows["item"]), {cid for cid, p in declared.items() if p == paper}
-        if ours != theirs:
-            raise SystemExit(f"scorecard: {claims_file}: paper {paper}: claims decided {sorted(ours)} but declared "
-                             f"{sorted(theirs)}; every declared claim needs a decision and every decision a declaration")
-
-
-def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
-         claim_files=(), claim_note_files=(), claims_file=None):
-    tables = load_tables(table_paths)
-    tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
-    traces = pd.concat(tr, ignore_index=True) if tr else None
-    card, notes = build(tables, traces, load_reference(reference_path))
-    if qt_tables:  # the QtColFair paper's rows, appended after the unchanged M/M/1 rows
-        import scorecard_qtcol as qt
-        qrows, qnotes = qt.build(qt.load_tables(qt_tables), qt.load_traces(qt_traces), qt.load_reference(qt_reference))
-        card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
-        notes = pd.concat([notes, pd.DataFrame(qnotes)], ignore_index=True)
-    # other papers' claim rows (results/claims/<paper>.csv from workflow/scripts/claims_<paper>.py)
-    for f in claim_files:
-        card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
-    for f in claim_note_files:
-        notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
-    if claims_file:
-        check_claim_ids(card, claims_file)
-    write_csv(card, out)
-    write_csv(notes, notes_out)
-    nums = card[card["verdict"].isin(["inside", "outside", "missing"])]
-    for v, g in nums.groupby("variant"):
-        log.info("%s: %d/%d published numbers inside the per-run range", v, (g.verdict == "inside").sum(), len(g))
-    for n in notes.itertuples():
-        log.info("%s %s: %s (%s)", n.item, n.variant, n.verdict, n.note)
-
-
-if __name__ == "__main__":
-    if "snakemake" in globals():
-        sm = snakemake  # noqa: F821
-        logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(levelname)s %(message)s")
-        try:
-            main(sm.input.tables, list(sm.input.traces), sm.input.reference, sm.output.scorecard, sm.output.notes,
-                 list(sm.input.get("qt_tables", [])), list(sm.input.get("qt_traces", [])), sm.input.get("qt_reference"),
-                 list(sm.input.get("claims", [])), list(sm.input.get("claim_notes", [])), sm.input.get("claims_file"))
-        except BaseException:
-            log.exception("scorecard failed")
-            raise
-    else:
-        ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-        ap.add_argument("--tables", nargs="+", required=True)
-        ap.add_argument("--traces", nargs="*", default=[])
-        ap.add_argument("--reference", required=True)
-        ap.add_argument("--out", required=True)
-        ap.add_argument("--notes", required=True)
-        ap.add_argument("--qt-tables", nargs="*", default=[], help="QtColFair paper: results/tables/qt_*.csv")
-        ap.add_argument("--qt-traces", nargs="*", default=[], help="QtColFair paper: results/traces/qt_*.csv")
-        ap.add_argument("--qt-reference", help="QtColFair paper: qtcolfair_results.csv (needed with --qt-tables)")
-        ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows to append")
-        ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv to append")
-        ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
-        a = ap.parse_args()
-        if a.qt_tables and not a.qt_reference:
-            ap.error("--qt-tables needs --qt-reference")
-        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-        main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference,
-             a.claims, a.claim_notes, a.claims_file)

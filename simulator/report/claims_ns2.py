@@ -37,19 +37,16 @@ Criteria (fixed before looking at verdicts; never tuned):
         where the link is full neither can be higher).
 
 Usage (rule `claims` in workflow/rules/report.smk):
-  python workflow/scripts/claims_ns2.py --tables results/tables/ns2_*.csv \
+  python -m simulator.report.claims_ns2 --tables results/tables/ns2_*.csv \
       --traces results/traces/ns2_*.csv --out results/claims/ns2.csv --notes results/claims/ns2_notes.csv
 """
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import claims_common as cc  # noqa: E402
+from simulator.report import claims_common as cc
 
 PAPER = "ns2"
 VARIANTS = {"window20": 20, "nocap": 0}      # variant -> the studies' `window` value

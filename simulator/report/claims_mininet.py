@@ -23,15 +23,12 @@ significant (Welch's t-test at 5% over seeds; with one seed in the traces no tes
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import claims_common as cc  # noqa: E402
+from simulator.report import claims_common as cc
 
 PAPER = "mininet"
 STUDY = "mn_high_latency"

@@ -1,5 +1,5 @@
-"""Reproduction scorecard of the QtColFair paper (papers/qtcolfair-little-law.md): rows for
-`results/scorecard.csv` (same 12 columns as the M/M/1 part, paper `qtcol`, variant `ns3_scenario`).
+"""The QtColFair paper (Ngwenya, Hlophe, Maharaj, Electronics 2025) on the scorecard: rows in
+verdicts.SCORECARD_COLUMNS, paper `qtcol`, variant `ns3_scenario`.
 
   * one row per numeric row of `qtcolfair_results.csv` (the paper's single ns-3 runs); verdict
     `inside` / `outside` a tolerance around the paper's number (TOLERANCES), `missing` when no study
@@ -10,9 +10,9 @@
   * one row per claim qt-1..qt-9 (reference/claims.yaml); verdict `reproduced` /
     `not_reproduced` / `untestable`, with the reasoning in scorecard_notes.csv.
 
-Used by workflow/scripts/scorecard.py (`--qt-tables ... --qt-reference ...`), which appends these
-rows after the unchanged M/M/1 rows. Also usable alone:
-  python workflow/scripts/scorecard_qtcol.py --tables results/tables/qt_*.csv \
+Merged by simulator.report.scorecard (`--qt-tables ... --qt-reference ...`), which appends these
+rows after the unchanged M/M/1 rows. Also usable alone (rows to standard output):
+  python -m simulator.report.scorecard_qtcol --tables results/tables/qt_*.csv \
       --traces results/traces/qt_*.csv --reference reference/qtcol/qtcolfair_results.csv
 """
 
@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scorecard import ClaimResult, Comparison, compare_greater, verdict_from  # noqa: E402
+from simulator.report.io import load_traces, read_csvs  # noqa: F401  (load_traces: part of this module's API)
+from simulator.report.verdicts import (SCORECARD_COLUMNS, ClaimResult, Comparison, compare_greater, decided_rows,
+                                       verdict_from)
 
 PAPER = "qtcol"
 VARIANT = "ns3_scenario"
@@ -391,32 +392,14 @@ TABLE_CLAIMS = {
 def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None) -> tuple[list[dict], list[dict]]:
     results = {cid: fn(tables) for cid, fn in TABLE_CLAIMS.items()}
     results["qt-7"] = claim_qt_7(traces)
-    rows, notes = [], []
-    for cid in sorted(results, key=lambda c: int(c.split("-")[1])):
-        r = results[cid]
-        h = r.headline
-        get = lambda k: np.nan if h is None else h[k]  # noqa: E731
-        rows.append(dict(paper=PAPER, item=cid, variant=VARIANT, metric=r.metric, paper_value=r.paper_value,
-                         ours_mean=get("mean"), ci_low=get("ci_low"), ci_high=get("ci_high"),
-                         run_p025=get("run_p025"), run_p975=get("run_p975"),
-                         n_seeds=0 if h is None else int(h["n"]), verdict=r.verdict))
-        notes.append(dict(item=cid, variant=VARIANT, verdict=r.verdict, note=r.note))
-    return rows, notes
+    return decided_rows(PAPER, VARIANT, results)
 
 
 # --------------------------------------------------------------------------- I/O
 
 def load_tables(paths) -> pd.DataFrame:
-    frames = [pd.read_csv(p) for p in paths if Path(p).exists() and Path(p).stat().st_size > 0]
-    if not frames:
-        return pd.DataFrame(columns=["study", "paper", "algorithm", "alpha", "metric", *NUMBER_COLUMNS])
-    df = pd.concat(frames, ignore_index=True)
-    return df[df["paper"] == PAPER] if "paper" in df.columns else df
-
-
-def load_traces(paths) -> pd.DataFrame | None:
-    frames = [pd.read_csv(p) for p in paths if Path(p).exists() and Path(p).stat().st_size > 0]
-    return pd.concat(frames, ignore_index=True) if frames else None
+    df = read_csvs(paths, PAPER)
+    return pd.DataFrame(columns=["study", "paper", "algorithm", "alpha", "metric", *NUMBER_COLUMNS]) if df is None else df
 
 
 def load_reference(path) -> pd.DataFrame:
@@ -436,7 +419,6 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None, reference: pd.DataF
 
 
 def main():
-    from scorecard import SCORECARD_COLUMNS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", nargs="+", required=True)
     ap.add_argument("--traces", nargs="*", default=[])

@@ -1,7 +1,9 @@
 """One look for every figure of the report: algorithm colours, variant line styles, labels.
 
-Imported by the notebooks (notebooks/*.ipynb add workflow/scripts to sys.path).
+Imported by the notebooks: `from simulator.report import style`.
 """
+
+import os
 
 ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair"]
 PALETTE = {  # fixed across the whole book
@@ -34,11 +36,13 @@ PARAM_LABELS = {"lambda": "arrival rate λ (packets/s)", "K": "buffer K (packets
 
 
 def apply(plt):
-    """Readable defaults for figures shown at page width."""
+    """Readable defaults for figures shown at page width; SVGs byte-identical from run to run
+    (fixed element ids, and the date matplotlib writes into them taken from SOURCE_DATE_EPOCH)."""
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update({
         "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
         "grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False,
-        "legend.fontsize": 9, "legend.frameon": False,
+        "legend.fontsize": 9, "legend.frameon": False, "svg.hashsalt": "tcpsim",
     })
 
 

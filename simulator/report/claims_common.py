@@ -1,9 +1,9 @@
-"""Shared pieces of the per-paper claim scripts (workflow/scripts/claims_<paper>.py).
+"""Shared pieces of the per-paper claim modules (simulator/report/claims_<paper>.py).
 
-Each script reads its paper's long tables (results/tables/<study>.csv: one row per grid point and
+Each module reads its paper's long tables (results/tables/<study>.csv: one row per grid point and
 metric with mean, sd, n, 95% CI and per-run percentiles over seeds) and traces, decides every
 claim of reference/claims.yaml for that paper, and writes
-  results/claims/<paper>.csv        rows in scorecard.SCORECARD_COLUMNS (one per claim, plus any
+  results/claims/<paper>.csv        rows in verdicts.SCORECARD_COLUMNS (one per claim, plus any
                                     number the claim quotes), appended to results/scorecard.csv;
   results/claims/<paper>_notes.csv  item, variant, verdict, note: the reasoning, in words.
 Verdicts: reproduced / not_reproduced / untestable (the note says why).
@@ -14,26 +14,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-from pathlib import Path
 
 import pandas as pd
 from scipy import stats
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scorecard import SCORECARD_COLUMNS, write_csv  # noqa: E402,F401  (one scorecard format, one writer)
-
-VERDICTS = ("reproduced", "not_reproduced", "untestable")
-
-
-def load_tables(paths) -> pd.DataFrame:
-    frames = [pd.read_csv(p) for p in paths if Path(p).exists()]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-
-
-def load_traces(paths) -> pd.DataFrame | None:
-    frames = [pd.read_csv(p) for p in paths if Path(p).exists()]
-    return pd.concat(frames, ignore_index=True) if frames else None
+from simulator.report.io import load_tables, load_traces, write_csv  # noqa: F401  (re-exported for claim modules)
+from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS, VERDICTS  # noqa: F401
 
 
 def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
@@ -80,6 +66,6 @@ def cli(build, doc: str) -> None:
     a = ap.parse_args()
     rows, notes = build(load_tables(a.tables), load_traces(a.traces))
     write_csv(pd.DataFrame(rows, columns=SCORECARD_COLUMNS), a.out)
-    write_csv(pd.DataFrame(notes, columns=["item", "variant", "verdict", "note"]), a.notes)
+    write_csv(pd.DataFrame(notes, columns=NOTE_COLUMNS), a.notes)
     for n in notes:
         print(f"{n['item']} {n['variant']}: {n['verdict']} ({n['note']})")

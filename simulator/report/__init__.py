@@ -1,0 +1,19 @@
+"""The report package: everything between the simulator's run records and the HTML book.
+
+One module per idea; the workflow's rules and the notebooks only call these:
+
+    io               atomic file writers, table and trace loaders
+    aggregate        run records -> long tables (mean, sd, 95% CI, per-run range), traces, provenance
+    mm1k             M/M/1/K closed forms (blocking probability, Little's-law delay)
+    verdicts         the scorecard's columns and verdicts; orderings between table rows
+    scorecard_mm1    the M/M/1 paper: its 108 published numbers and claims mm1-1..mm1-9
+    scorecard_qtcol  the QtColFair paper: the authors' numbers and claims qt-1..qt-9
+    claims_common    shared pieces of the per-paper claim modules below
+    claims_mininet, claims_ns2, claims_testbed   those papers' claims
+    scorecard        merges every paper's rows into results/scorecard.csv (command line)
+    style            one colour and label per algorithm across the book
+    book             assembles and builds the Jupyter Book
+    rule_params      parameter helpers of workflow/rules/report.smk
+
+Command lines: `python -m simulator.report.<module> --help` (scorecard, claims_<paper>, book).
+"""

@@ -1,0 +1,139 @@
+"""The workflow config (config/config.yaml and each --configfile): checked before any job starts.
+
+Every problem raises simulator.study.StudyError naming the file holding the mistake (or
+`--config`), the key and the allowed values. `python -m simulator validate config/config.yaml`
+checks a config alone, loads its enabled studies and checks its reference folder.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from simulator.study import StudyError, _Loader, _schema_message, load_study, nearest, read_yaml_mapping
+
+
+CONFIG_SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+
+
+def find_config_schema(start) -> Path | None:
+    """workflow/schemas/config.schema.yaml in ``start`` or one of its parents (the repository root)."""
+    start = Path(start).resolve()
+    for d in [start, *start.parents]:
+        if (d / CONFIG_SCHEMA).exists():
+            return d / CONFIG_SCHEMA
+    return None
+
+
+def _config_errors(doc: dict, schema: dict, partial: bool) -> list:
+    if partial:  # one file of several: keys may come from another file
+        schema = {k: v for k, v in schema.items() if k != "required"}
+    validator = jsonschema.Draft202012Validator(schema)
+    return sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+
+
+def check_config(config: dict, files, schema_path, overrides=None, base_dir=".") -> None:
+    """Check the workflow config before any job starts; StudyError naming the file, key and allowed values.
+
+    ``files`` are the config files in merge order (config/config.yaml, then each --configfile),
+    ``overrides`` the ``--config KEY=VALUE`` values, ``config`` the merged result; study_dir is
+    relative to ``base_dir`` (the working directory of the workflow).
+    """
+    files = [Path(f) for f in files]
+    overrides = dict(overrides or {})
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    docs = {f: read_yaml_mapping(f, "config") for f in files}
+    for f, doc in docs.items():  # each file alone, so the message names the file holding the mistake
+        errors = _config_errors(doc, schema, partial=len(files) > 1)
+        if errors:
+            raise StudyError("\n".join(f"{f}: {_schema_message(e, schema)}" for e in errors))
+
+    def source(key) -> str:
+        if key in overrides:
+            return "--config"
+        holders = [str(f) for f in files if key in docs[f]]
+        return holders[-1] if holders else " + ".join(map(str, files)) or "config"
+
+    errors = _config_errors(config, schema, partial=False)
+    if errors:
+        e = errors[0]
+        key = e.absolute_path[0] if e.absolute_path else None
+        raise StudyError("\n".join(f"{source(key) if key else source(None)}: {_schema_message(e, schema)}" for e in errors))
+
+    profiles = config["profiles"]
+    profile = config.get("profile", "default")
+    if profile not in profiles:
+        raise StudyError(f"{source('profile')}: profile: {profile!r} is not a profile{nearest(profile, profiles)}; "
+                         f"allowed values (keys of profiles): {', '.join(profiles)}")
+    study_dir = Path(config.get("study_dir", "config/studies"))
+    full_dir = study_dir if study_dir.is_absolute() else Path(base_dir) / study_dir
+    if not full_dir.is_dir():
+        raise StudyError(f"{source('study_dir')}: study_dir: directory {str(study_dir)!r} not found; "
+                         f"allowed values: a directory of study YAML files, e.g. 'config/studies'")
+    available = sorted(p.stem for p in full_dir.glob("*.yaml"))
+    for i, name in enumerate(config["studies"]):
+        if name not in available:
+            raise StudyError(
+                f"{source('studies')}: studies[{i}]: no study file {str(study_dir / (name + '.yaml'))!r}"
+                f"{nearest(name, available)}; allowed values (files in {study_dir}): {', '.join(available) or '(none)'}"
+            )
+
+
+def validate_config_file(path) -> list:
+    """``python -m simulator validate config/config.yaml``: check the config alone and load its enabled studies.
+
+    Returns the loaded studies. Paths in the config are relative to the repository root (the folder
+    holding workflow/schemas), as for Snakemake.
+    """
+    path = Path(path)
+    schema = find_config_schema(path.parent) or find_config_schema(Path.cwd())
+    if schema is None:
+        raise StudyError(f"{path}: cannot find {CONFIG_SCHEMA} above the file or the working directory")
+    root = schema.parents[2]
+    config = read_yaml_mapping(path, "config")
+    check_config(config, [path], schema, base_dir=root)
+    study_dir = Path(config.get("study_dir", "config/studies"))
+    if not study_dir.is_absolute():
+        study_dir = root / study_dir
+        try:  # name files as the user would type them
+            study_dir = study_dir.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            pass
+    studies = [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+    _check_reference(root, config.get("reference_dir", "reference"), study_dir)
+    return studies
+
+
+def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
+    """The config's reference folder (reference/ by default), as the workflow checks it before any job."""
+    from simulator.reference import ReferenceDataError, check_reference_dir
+
+    folder = Path(reference_dir) if Path(reference_dir).is_absolute() else root / reference_dir
+    known = {p.stem for d in (root / "config/studies", study_dir) for p in Path(d).glob("*.yaml")}
+    try:
+        check_reference_dir(folder, known)
+    except ReferenceDataError as e:
+        raise StudyError(f"invalid reference data (config key reference_dir: {reference_dir!r}):\n{e}") from None
+
+
+def is_config_file(path) -> bool:
+    """A workflow config (top-level `studies:`/`profiles:` and no `study:`) rather than a study file."""
+    try:
+        doc = yaml.load(Path(path).read_text(), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return Path(path).name.startswith("config")
+    if isinstance(doc, dict):
+        return "study" not in doc and bool({"studies", "profiles"} & set(doc))
+    return Path(path).name.startswith("config")
+
+
+def config_file_error(path) -> str:
+    """'' if ``path`` reads as a YAML mapping (or does not exist), else the message naming the file."""
+    if not Path(path).exists():
+        return ""
+    try:
+        read_yaml_mapping(path, "config")
+    except StudyError as e:
+        return str(e)
+    return ""
