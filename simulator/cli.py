@@ -175,6 +175,36 @@ def cmd_points(args) -> int:
     return 0
 
 
+def _range(schema: dict) -> str:
+    """'> 0', '>= 1', 'one of a, b', ... from a parameter's JSON-schema constraint."""
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    parts = [f"> {schema['exclusiveMinimum']}"] if "exclusiveMinimum" in schema else []
+    parts += [f">= {schema['minimum']}"] if "minimum" in schema else []
+    parts += [f"<= {schema['maximum']}"] if "maximum" in schema else []
+    kind = schema.get("type", "")
+    kind = "/".join(kind) if isinstance(kind, list) else kind
+    return " ".join([kind] + parts).strip()
+
+
+def cmd_models(args) -> int:
+    """Every model (or the named ones) with its algorithms and declared parameters."""
+    from simulator import registry
+
+    for name in args.models or registry.MODELS:
+        try:
+            m = registry.model(name)
+        except ValueError as e:
+            raise StudyError(str(e)) from None
+        print(f"{m.name}: {m.description}\n  algorithms: {', '.join(m.algorithms)}")
+        for p in m.params:
+            default = "required" if p.required else f"default {p.default!r}"
+            unit = f" [{p.unit}]" if p.unit else ""
+            print(f"  {p.name}{unit}: {p.help} ({default}; {_range(p.schema) or 'see above'})")
+        print()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -201,6 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("points", help="list the wildcard paths of a study's grid points")
     p.add_argument("study")
     p.set_defaults(func=cmd_points)
+
+    m = sub.add_parser("models", help="list the models, their algorithms and every parameter a study may set")
+    m.add_argument("models", nargs="*", help="model names (default: all)")
+    m.set_defaults(func=cmd_models)
     return ap
 
 

@@ -1,7 +1,15 @@
-"""Names a study may use, and the dispatch from parameters to a model run."""
+"""The model registry: every model a study may name, its declared parameters and algorithms, and the
+dispatch from parameters to a run.
+
+`model(name)` returns a simulator.params.Model (name, description, PARAMS, algorithms); the study
+loader checks studies against these declarations and builds the study schema's parameter
+definitions from them. Each model's parameters are declared once, in its module: M/M/1 below,
+the packet-network models in simulator/scenarios/{dumbbell,ns2_wired,wifi_testbed}.py.
+"""
 import math
 
 from simulator.core.seeding import run_key
+from simulator.params import Model, Param, defaults_of
 
 VARIANTS = ("as_published", "standard")
 ALGORITHMS = {
@@ -10,9 +18,32 @@ ALGORITHMS = {
 }
 MODELS = ("mm1", "dumbbell", "ns2", "testbed")
 
-# parameter defaults of the mm1 model (one place); studies override them
-MM1_DEFAULTS = {"theta": None, "prop_delay": 0.01, "rto_min": 1.0, "rto_initial": 1.0,
-                "init_cwnd": 1.0, "trace": False, "trace_interval": 0.0, "rng": "streams"}
+# parameters of the mm1 model (one place): declarations, and the defaults studies override
+MM1_PARAMS = (
+    Param('variant', schema={'enum': list(VARIANTS)},
+          help='model variant: the published code as it runs, or real ACK-clocked TCP'),
+    Param('algorithm', help="congestion control: one of the model's algorithms"),
+    Param('lambda', schema={'type': 'number', 'exclusiveMinimum': 0}, unit='packets/s', help='arrival rate'),
+    Param('mu', schema={'type': 'number', 'exclusiveMinimum': 0}, unit='packets/s', help='service rate'),
+    Param('K', schema={'type': 'integer', 'minimum': 1}, help='packets in system (waiting + in service)'),
+    Param('theta', schema={'type': ['number', 'null'], 'exclusiveMinimum': 0}, default=None, must_give=True,
+          unit='s', help='waiting deadline; null = infinite'),
+    Param('N', schema={'type': 'integer', 'minimum': 1}, help='packets to send'),
+    Param('prop_delay', schema={'type': 'number', 'minimum': 0}, default=0.01, unit='s',
+          help='one-way propagation delay'),
+    Param('rto_min', schema={'type': 'number', 'exclusiveMinimum': 0}, default=1.0, unit='s',
+          help='minimum retransmission timeout'),
+    Param('rto_initial', schema={'type': 'number', 'exclusiveMinimum': 0}, default=1.0, unit='s',
+          help='initial retransmission timeout'),
+    Param('init_cwnd', schema={'type': 'number', 'minimum': 1}, default=1.0, unit='packets',
+          help='initial congestion window'),
+    Param('trace_interval', schema={'type': 'number', 'minimum': 0}, default=0.0, unit='s',
+          help='minimum spacing of cwnd trace points'),
+    Param('rng', schema={'enum': ['streams', 'paper_legacy']}, default='streams',
+          help="streams: named PCG64 streams per (parameters, seed); paper_legacy: as_published only, "
+               "replays the paper's single numpy stream seeded 42 (the seed index is ignored)"),
+)
+MM1_DEFAULTS = defaults_of(MM1_PARAMS)
 RNG_MODES = ("streams", "paper_legacy")   # paper_legacy: as_published only, one numpy stream seeded 42
 
 
@@ -44,14 +75,37 @@ def mm1_params(params: dict) -> dict:
     return p
 
 
+DESCRIPTIONS = {
+    "mm1": "the M/M/1/K study: one sender, one queue with K places and a waiting deadline theta",
+    "dumbbell": "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)",
+    "ns2": "NS-2-style wired topologies with NS-2's one-way TCP agents",
+    "testbed": "hosts on Ethernet or Wi-Fi behind one access point, with background load and ping",
+}
+
+
+def _scenario(name):
+    from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
+    return {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[name]
+
+
+def model(name: str) -> Model:
+    """The declaration of model `name` (one of MODELS)."""
+    if name not in MODELS:
+        raise ValueError(f"model {name!r} unknown; allowed: {', '.join(MODELS)}")
+    if name == "mm1":
+        algorithms = tuple(dict.fromkeys(a for v in VARIANTS for a in ALGORITHMS[v]))
+        return Model(name, DESCRIPTIONS[name], MM1_PARAMS, algorithms)
+    mod = _scenario(name)
+    return Model(name, DESCRIPTIONS[name], mod.PARAMS, tuple(mod.ALGORITHMS))
+
+
 def run(params: dict, seed: int) -> dict:
     """Run one simulation of `params` (see MM1_DEFAULTS and the study files) with seed index `seed`."""
     model = params.get("model", "mm1")
     if model not in MODELS:
         raise ValueError(f"model {model!r} unknown; allowed: {', '.join(MODELS)}")
-    if model in ("dumbbell", "ns2", "testbed"):
-        from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
-        scenario = {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[model]
+    if model != "mm1":
+        scenario = _scenario(model)
         p = scenario.params_with_defaults(params)
         return scenario.run(p, run_key(p, seed))
     p = mm1_params(params)

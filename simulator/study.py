@@ -27,14 +27,7 @@ import yaml
 
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
 
-# Parameters every point must have (from grid or fixed), per model, and their Python types.
-REQUIRED = {
-    "mm1": ("variant", "algorithm", "lambda", "mu", "K", "theta", "N"),
-    "dumbbell": ("algorithm",),
-    "ns2": ("algorithm",),
-    "testbed": ("algorithm",),
-}
-REQUIRED_PARAMS = REQUIRED["mm1"]
+# Python types that grid and fixed values of these parameters are converted to (the rest stay as written).
 PARAM_TYPES = {
     "variant": str,
     "algorithm": str,
@@ -124,17 +117,21 @@ def _registry():
 
 
 def load_schema() -> dict:
-    """The study schema, with variant/algorithm enums from the simulator registry."""
+    """The study schema: its structure from simulator/schemas/study.schema.json, every parameter's
+    definition generated from the models' declarations (simulator/registry.py, simulator/params.py)."""
+    from simulator import registry
+    from simulator.params import grid_params, study_schema_params
+
     schema = json.loads(SCHEMA_PATH.read_text())
-    variants, algos = _registry()
-    names = []
-    for v in variants:
-        names += [a for a in algos.get(v, []) if a not in names]
-    from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
-    for algorithms in (dumbbell.ALGORITHMS, ns2_wired.ALGORITHMS, wifi_testbed.ALGORITHMS):
-        names += [a for a in algorithms if a not in names]
-    schema["$defs"]["param"]["variant"] = {"enum": variants}
-    schema["$defs"]["param"]["algorithm"] = {"enum": names}
+    models = [registry.model(m) for m in registry.MODELS]
+    params = study_schema_params(models)
+    params["variant"] = {"enum": list(registry.VARIANTS)}
+    params["algorithm"] = {"enum": list(dict.fromkeys(a for m in models for a in m.algorithms))}
+    schema["$defs"]["param"] = params
+    schema["$defs"]["grid"]["properties"] = {
+        k: {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": f"#/$defs/param/{k}"}}
+        for k in grid_params(models)}
+    schema["properties"]["fixed"]["properties"] = {k: {"$ref": f"#/$defs/param/{k}"} for k in params}
     return schema
 
 
@@ -372,27 +369,26 @@ def _union_grid(grids: list) -> dict:
     return copy.deepcopy(union)
 
 
-def _check_semantics(s: Study) -> None:
+def _model(name):
+    from simulator import registry
+    return registry.model(name)
+
+
+def _check_keys_declared(s: Study, declared) -> None:
+    """Every grid, fixed and exclude key is a parameter the study's model declares: nothing a user
+    writes is silently ignored."""
+    f, names = s.file, declared.names
+    places = [(f"grid.{k}", k) for k in s.grid] + [(f"fixed.{k}", k) for k in s.fixed]
+    places += [(f"exclude[{i}].{k}", k) for i, e in enumerate(s.exclude) for k in e]
+    for where, k in places:
+        if k not in names:
+            raise StudyError(f"{f}: {where}: {k!r} is not a parameter of model {declared.name}{nearest(k, names)}; "
+                             f"allowed keys: {', '.join(names)}")
+
+
+def _check_exclude(s: Study) -> None:
+    """Each exclude entry names grid keys and values the grid has (else it would exclude nothing)."""
     f = s.file
-    if s.name != f.stem:
-        raise StudyError(f"{f}: study: {s.name!r} must equal the file name stem; allowed values: {f.stem!r}")
-
-    both = [k for k in s.grid if k in s.fixed]
-    if both:
-        raise StudyError(f"{f}: fixed.{both[0]}: {both[0]!r} is also a grid key; give it in grid: or fixed:, not both")
-    required = REQUIRED[s.model]
-    for grid in s.grids or [s.grid]:
-        have = set(grid) | set(s.fixed)
-        missing = [k for k in required if k not in have]
-        if missing:
-            raise StudyError(
-                f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
-                f"{', '.join(required)} from grid: or fixed:" + (" (theta: null means no deadline)" if s.model == "mm1" else "")
-            )
-    if s.model in SCENARIO_MODELS:
-        _check_scenario(s)
-        return
-
     for i, entry in enumerate(s.exclude):
         for k, v in entry.items():
             if k not in s.grid:
@@ -404,6 +400,31 @@ def _check_semantics(s: Study) -> None:
                     f"{f}: exclude[{i}].{k}: {v!r} is not a value of grid.{k}{nearest(v, s.grid[k])}; "
                     f"allowed values: {_allowed(s.grid[k])}"
                 )
+
+
+def _check_semantics(s: Study) -> None:
+    f = s.file
+    if s.name != f.stem:
+        raise StudyError(f"{f}: study: {s.name!r} must equal the file name stem; allowed values: {f.stem!r}")
+
+    both = [k for k in s.grid if k in s.fixed]
+    if both:
+        raise StudyError(f"{f}: fixed.{both[0]}: {both[0]!r} is also a grid key; give it in grid: or fixed:, not both")
+    declared = _model(s.model)
+    _check_keys_declared(s, declared)
+    required = declared.required
+    for grid in s.grids or [s.grid]:
+        have = set(grid) | set(s.fixed)
+        missing = [k for k in required if k not in have]
+        if missing:
+            raise StudyError(
+                f"{f}: fixed: missing parameter(s) {', '.join(map(repr, missing))}; every point needs "
+                f"{', '.join(required)} from grid: or fixed:" + (" (theta: null means no deadline)" if s.model == "mm1" else "")
+            )
+    _check_exclude(s)
+    if s.model in SCENARIO_MODELS:
+        _check_scenario(s)
+        return
 
     _, algos = _registry()
     for p in s.points():

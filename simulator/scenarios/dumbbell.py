@@ -14,15 +14,49 @@ import math
 import numpy as np
 
 from simulator.core.rng import Stream
+from simulator.params import Param, defaults_of
 
 MSS = 1448                      # payload bytes; 1502 bytes on the wire with headers and framing
 WIRE = 1502
 ACK_WIRE = 66
-DEFAULTS = {"alpha": 1.2, "flows": 1, "buffer_bdp": 5, "buffer_pkts": None, "bottleneck_mbps": 100.0,
-            "delay_ms": 20.0, "access_gbps": 10.0, "access_delay_ms": 0.01, "duration": 100.0,
-            "warmup": 10.0, "change": "static", "sample_interval": 0.1, "start_interval": 0.1,
-            "hystart": True, "device_queue_pkts": 0, "stack": "ns3", "fluct_interval": 1.0,
-            "fluct_sd": 0.3, "trace": False}
+# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
+PARAMS = (
+    Param('algorithm', help="congestion control: one of the model's algorithms"),
+    Param('alpha', schema={'type': 'number', 'exclusiveMinimum': 1}, default=1.2,
+          help='QtCol/QtColFair target RTT / base RTT (1.1-1.5 in the paper)'),
+    Param('flows', schema={'type': 'integer', 'minimum': 1}, default=1, help='number of sender/receiver pairs'),
+    Param('buffer_bdp', schema={'type': 'number', 'exclusiveMinimum': 0}, default=5,
+          help='bottleneck buffer as a multiple of the bandwidth-delay product'),
+    Param('buffer_pkts', schema={'type': ['integer', 'null'], 'minimum': 0}, default=None,
+          help='bottleneck buffer in packets, overriding buffer_bdp'),
+    Param('bottleneck_mbps', schema={'type': 'number', 'exclusiveMinimum': 0}, default=100.0, unit='Mbit/s',
+          help='bottleneck rate'),
+    Param('delay_ms', schema={'type': 'number', 'minimum': 0}, default=20.0, unit='ms',
+          help='bottleneck one-way propagation delay'),
+    Param('access_gbps', schema={'type': 'number', 'exclusiveMinimum': 0}, default=10.0, unit='Gbit/s',
+          help='access link rate'),
+    Param('access_delay_ms', schema={'type': 'number', 'minimum': 0}, default=0.01, unit='ms',
+          help='access link one-way delay'),
+    Param('duration', schema={'type': 'number', 'exclusiveMinimum': 0}, default=100.0, unit='s', help='simulated time'),
+    Param('warmup', schema={'type': 'number', 'minimum': 0}, default=10.0, unit='s',
+          help='start of the *_warm metrics, s; must be < duration'),
+    Param('change', schema={'enum': ['static', 'bandwidth', 'delay', 'fluctuating']}, default='static',
+          help="link-change schedule: the QtColFair paper's (bandwidth, delay) or a seeded fluctuating capacity"),
+    Param('sample_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=0.1, unit='s',
+          help='time-series sampling interval'),
+    Param('start_interval', schema={'type': 'number', 'minimum': 0}, default=0.1,
+          help='flow i starts at i * start_interval s'),
+    Param('hystart', schema={'type': 'boolean'}, default=True, help="CUBIC's HyStart (on in Linux and ns-3)"),
+    Param('device_queue_pkts', schema={'type': 'integer', 'minimum': 0}, default=0, unit='packets',
+          help="extra bottleneck buffer modelling ns-3's NetDevice queue behind the traffic-control queue"),
+    Param('stack', schema={'enum': ['ns3', 'linux']}, default='ns3',
+          help="follow ns-3's or Linux's details of HyStart, Vegas and BBR"),
+    Param('fluct_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=1.0,
+          help='seconds between capacity redraws (change: fluctuating)'),
+    Param('fluct_sd', schema={'type': 'number', 'minimum': 0}, default=0.3,
+          help='relative standard deviation of the capacity (change: fluctuating)'),
+)
+DEFAULTS = defaults_of(PARAMS)
 ALGORITHMS = ("newreno", "reno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
 # "reno" is Linux's reno: NewReno window growth with the same SACK recovery as every algorithm here
 STACKS = ("ns3", "linux")      # whose details of HyStart, Vegas and BBR's RTT input to follow

@@ -26,18 +26,59 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
+from simulator.params import Param, defaults_of
 
 ALGORITHMS = ("bbr", "cubic", "reno", "vegas")
 LINK_SETUPS = ("eth_wifi", "wifi_wifi")
 CROSS_MODES = ("poisson", "onoff")      # UDP-like cross traffic: Poisson, or on-off (mean 0.5 s each)
 BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
-DEFAULTS = {"link_setup": "eth_wifi", "background": "none", "bidir": False, "duration": 60.0,
-            "wifi_mbps": 50.0, "wifi_delay_ms": 1.0, "wired_mbps": 1000.0, "wired_delay_ms": 0.1,
-            "loss_pct": 0.5, "jitter_ms": 1.0, "capacity_sd": 0.2,
-            "capacity_interval": 0.5, "ap_buffer_pkts": 1000, "background_cc": "cubic",
-            "capacity_schedule": None, "cross_mbps": 0.0, "cross_mode": "poisson",
-            "ping_interval": 0.2, "sample_interval": 0.1, "snapshot_interval": 1.0,
-            "warmup": 0.0, "trace": False}
+# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
+PARAMS = (
+    Param('algorithm', help="congestion control: one of the model's algorithms"),
+    Param('link_setup', schema={'enum': ['eth_wifi', 'wifi_wifi']}, default='eth_wifi',
+          help='sender on Ethernet or Wi-Fi; receiver on Wi-Fi'),
+    Param('background', schema={'enum': ['none', 'light', 'heavy']}, default='none',
+          help="background load: light and heavy are both 8 CUBIC flows, as in the authors' scripts"),
+    Param('bidir', schema={'type': 'boolean'}, default=False,
+          help='a second flow of the same algorithm in the reverse direction'),
+    Param('duration', schema={'type': 'number', 'exclusiveMinimum': 0}, default=60.0, unit='s',
+          help='simulated time (iperf3 run)'),
+    Param('wifi_mbps', schema={'type': 'number', 'exclusiveMinimum': 0}, default=50.0, unit='Mbit/s',
+          help='TCP-level capacity of a wireless hop'),
+    Param('wifi_delay_ms', schema={'type': 'number', 'minimum': 0}, default=1.0, unit='ms',
+          help='one-way delay of a wireless hop'),
+    Param('wired_mbps', schema={'type': 'number', 'exclusiveMinimum': 0}, default=1000.0, unit='Mbit/s',
+          help='Ethernet rate'),
+    Param('wired_delay_ms', schema={'type': 'number', 'minimum': 0}, default=0.1, unit='ms',
+          help='one-way delay of the Ethernet hop'),
+    Param('loss_pct', schema={'type': 'number', 'minimum': 0, 'exclusiveMaximum': 100}, default=0.5,
+          help='random loss of each wireless hop, percent of packets'),
+    Param('jitter_ms', schema={'type': 'number', 'minimum': 0}, default=1.0, unit='ms',
+          help='mean extra delay per wireless hop, uniform in [0, 2x], no reordering'),
+    Param('capacity_sd', schema={'type': 'number', 'minimum': 0, 'maximum': 1}, default=0.2,
+          help='relative sd of the wireless capacity process'),
+    Param('capacity_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=0.5,
+          help='s between capacity redraws'),
+    Param('ap_buffer_pkts', schema={'type': 'integer', 'minimum': 1}, default=1000, unit='packets',
+          help='access point transmit queue'),
+    Param('background_cc', schema={'enum': ['bbr', 'cubic', 'reno', 'vegas']}, default='cubic',
+          help='algorithm of the background flows'),
+    Param('capacity_schedule', default=None, in_grid=False,
+          schema={'type': 'array', 'minItems': 1, 'items': {'type': 'array', 'minItems': 2, 'maxItems': 2, 'items': {'type': 'number', 'minimum': 0}}},
+          help='wireless capacity over time as [time s, Mbit/s] pairs, times increasing from 0'),
+    Param('cross_mbps', schema={'type': 'number', 'minimum': 0}, default=0.0, unit='Mbit/s',
+          help='mean load of UDP-like cross traffic on the measured path'),
+    Param('cross_mode', schema={'enum': ['poisson', 'onoff']}, default='poisson',
+          help='UDP-like cross traffic: Poisson or on-off'),
+    Param('ping_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=0.2, help='s between ping probes'),
+    Param('sample_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=0.1, unit='s',
+          help='time-series sampling interval'),
+    Param('snapshot_interval', schema={'type': 'number', 'exclusiveMinimum': 0}, default=1.0,
+          help='s between cwnd/throughput snapshots'),
+    Param('warmup', schema={'type': 'number', 'minimum': 0}, default=0.0, unit='s',
+          help='start of the per-run summaries; must be < duration'),
+)
+DEFAULTS = defaults_of(PARAMS)
 MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
 
 

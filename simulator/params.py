@@ -1,0 +1,84 @@
+"""Declared parameters and models: the one place that says what a study may set.
+
+Each model module declares `PARAMS`, a tuple of Param (name, the JSON-schema constraint of one
+value, default, unit, help), and the registry (simulator/registry.py) gathers them into a Model.
+From these declarations come the defaults a run uses (applied once, `Model.with_defaults`), the
+study schema's parameter definitions (`study_schema_params`) and the check that a study names only
+parameters its model knows (simulator/study.py), as ns-3 derives its attribute checks from one
+declaration per attribute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+REQUIRED = object()   # default of a parameter every point must give (from grid: or fixed:)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    schema: dict = field(default_factory=dict)   # JSON-schema constraint of one value (type, range, enum)
+    default: object = REQUIRED
+    unit: str = ""
+    help: str = ""
+    must_give: bool = False     # a study must give it even though runs have a default (M/M/1's theta)
+    in_grid: bool = True        # may be swept in grid: (False for values that are lists themselves)
+
+    @property
+    def required(self) -> bool:
+        """A study must give it (from grid: or fixed:)."""
+        return self.must_give or self.default is REQUIRED
+
+    def describe(self) -> str:
+        """The help text with its unit, as the schema's description."""
+        return f"{self.help}, {self.unit}" if self.unit else self.help
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    description: str
+    params: tuple          # of Param, in declaration order
+    algorithms: tuple      # names a study may give as `algorithm`
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    @property
+    def required(self) -> tuple:
+        return tuple(p.name for p in self.params if p.required)
+
+    def defaults(self) -> dict:
+        return defaults_of(self.params)
+
+
+def defaults_of(params) -> dict:
+    """{name: default} of the parameters of a PARAMS tuple that have one, plus trace off (the
+    study's top-level `trace:` sets it)."""
+    out = {p.name: p.default for p in params if p.default is not REQUIRED}
+    out["trace"] = False
+    return out
+
+
+def grid_params(models) -> list[str]:
+    """Names that may be swept in a study's grid: (every declared name but list-valued ones)."""
+    return list(dict.fromkeys(p.name for m in models for p in m.params if p.in_grid))
+
+
+def study_schema_params(models) -> dict:
+    """{name: JSON-schema fragment with description} over every model's declarations; a name that
+    several models declare must carry the same constraint in each (checked)."""
+    out, owner = {}, {}
+    for m in models:
+        for p in m.params:
+            frag = dict(p.schema)
+            if p.name in out:
+                if {k: v for k, v in out[p.name].items() if k != "description"} != frag:
+                    raise ValueError(f"parameter {p.name!r}: models {owner[p.name]} and {m.name} declare different "
+                                     f"constraints ({out[p.name]} vs {frag}); give one of them another name")
+                continue
+            if p.help:
+                frag["description"] = p.describe()
+            out[p.name], owner[p.name] = frag, m.name
+    return out
