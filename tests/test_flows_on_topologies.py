@@ -1,7 +1,7 @@
 """The flow model on general topologies (issue 4 groundwork): routes, fairness, equivalence."""
 import pytest
 
-from simulator.models.dumbbell import Dumbbell
+from simulator.models.flow_model import FlowModel
 from simulator.net import topology as T
 from simulator.tcp.cc.aimd import RenoGrowth
 from simulator.tcp.cc.cubic import Cubic
@@ -16,9 +16,9 @@ def goodputs(out):
 
 
 def test_topology_dumbbell_matches_the_built_in_dumbbell():
-    built_in = Dumbbell("k", flows(2), 100e6, 0.02, 345, duration=20.0).run()
+    built_in = FlowModel("k", flows(2), 100e6, 0.02, 345, duration=20.0).run()
     topo = T.dumbbell(2, 100e6, 0.02, 345, 10e9, 1e-5)
-    general = Dumbbell("k", flows(2), 0, 0, 0, duration=20.0, topology=topo,
+    general = FlowModel("k", flows(2), duration=20.0, topology=topo,
                        flow_ends=[("s0", "d0"), ("s1", "d1")], monitor=("R1", "R2")).run()
     assert sum(goodputs(general)) == pytest.approx(sum(goodputs(built_in)), rel=0.01)
 
@@ -26,7 +26,7 @@ def test_topology_dumbbell_matches_the_built_in_dumbbell():
 def test_chain_flow_is_limited_by_its_slowest_hop():
     t = T.chain(3, 1e6, 0.01, 30)
     t.links[2].rate_bps = 0.5e6                       # r1 -> r2 is the bottleneck
-    out = Dumbbell("k", flows(1), 0, 0, 0, duration=60.0, topology=t, flow_ends=[("h0", "h1")],
+    out = FlowModel("k", flows(1), duration=60.0, topology=t, flow_ends=[("h0", "h1")],
                    monitor=("r1", "r2")).run()
     assert 0.4 < goodputs(out)[0] <= 0.5 * 1448 / 1502
     assert out["bottleneck"]["rate_bps"] == 0.5e6
@@ -35,7 +35,7 @@ def test_chain_flow_is_limited_by_its_slowest_hop():
 def test_parking_lot_long_flow_gets_less_than_one_hop_cross_flows():
     t = T.parking_lot(3, 10e6, 0.01, 50, access_bps=100e6)
     ends = [("long_src", "long_dst")] + [(f"c{i}_src", f"c{i}_dst") for i in range(3)]
-    out = Dumbbell("k", flows(4, Cubic), 0, 0, 0, duration=60.0, topology=t, flow_ends=ends,
+    out = FlowModel("k", flows(4, Cubic), duration=60.0, topology=t, flow_ends=ends,
                    start_times=[0, 0.1, 0.2, 0.3]).run()
     g = goodputs(out)
     assert g[0] < min(g[1:])                           # it crosses three congested hops
@@ -44,4 +44,11 @@ def test_parking_lot_long_flow_gets_less_than_one_hop_cross_flows():
 
 def test_flow_ends_must_match_the_flows():
     with pytest.raises(ValueError, match="needs \\(source, destination\\) for each of the 2 flows"):
-        Dumbbell("k", flows(2), 0, 0, 0, topology=T.star(3, 1e6, 0.01, 5), flow_ends=[("h0", "h1")])
+        FlowModel("k", flows(2), topology=T.star(3, 1e6, 0.01, 5), flow_ends=[("h0", "h1")])
+
+
+def test_the_built_in_dumbbell_and_a_topology_are_exclusive():
+    with pytest.raises(ValueError, match="the built-in dumbbell needs bottleneck_bps"):
+        FlowModel("k", flows(1), 100e6, 0.02)
+    with pytest.raises(ValueError, match="with topology= the links are the topology's"):
+        FlowModel("k", flows(1), 100e6, 0.02, 345, topology=T.star(3, 1e6, 0.01, 5), flow_ends=[("h0", "h1")])

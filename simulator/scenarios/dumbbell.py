@@ -137,10 +137,10 @@ def params_with_defaults(params):
 
 
 def run(params, key):
-    from simulator.models.dumbbell import Dumbbell
+    from simulator.models.flow_model import FlowModel
     p = params_with_defaults(params)
     n = int(p["flows"])
-    sim = Dumbbell(key, [controller(p, i, key) for i in range(n)], p["bottleneck_mbps"] * 1e6,
+    sim = FlowModel(key, [controller(p, i, key) for i in range(n)], p["bottleneck_mbps"] * 1e6,
                    p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
                    float(p["sample_interval"]), WIRE, ACK_WIRE, schedule(p, key))

@@ -174,7 +174,7 @@ def controller_and_recovery(p):
 
 
 def run(params, key):
-    from simulator.models.dumbbell import Dumbbell
+    from simulator.models.flow_model import FlowModel
     from simulator.net.queue_disc import make_queue
     p = params_with_defaults(params)
     n = int(p["flows"])
@@ -186,7 +186,7 @@ def run(params, key):
     tcp = {"init_cwnd": float(p["init_cwnd"]), "max_window": int(p["window"]), "packets": bound,
            "rto_min": float(p["rto_min"]), "rto_initial": float(p["rto_initial"]),
            "impatient": True, "per_ack_growth": True}
-    sim = Dumbbell(key, list(ccs), 1.0, 0.0, 1, duration=float(p["duration"]),
+    sim = FlowModel(key, list(ccs), duration=float(p["duration"]),
                    sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
                    ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
                    start_times=starts, recoveries=list(recs))

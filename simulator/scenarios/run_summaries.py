@@ -1,6 +1,6 @@
 """Per-run summaries shared by the NS-2 and testbed scenarios, from the flow model's samples.
 
-The flow model (simulator/models/dumbbell.pyx) samples every `sample_interval` s: per TCP flow
+The flow model (simulator/models/flow_model.pyx) samples every `sample_interval` s: per TCP flow
 cwnd, data in flight, smoothed RTT and packets delivered (`samples`), and cumulative drops,
 transmissions, one-way delay sum/count and the worst delay since the last sample (`samples2`).
 """

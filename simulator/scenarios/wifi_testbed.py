@@ -171,7 +171,7 @@ def capacity_schedule(sim, topo, p, key):
 
 
 def run(params, key):
-    from simulator.models.dumbbell import Dumbbell
+    from simulator.models.flow_model import FlowModel
     p = params_with_defaults(params)
     topo = build_topology(p)
     n_bg = BACKGROUNDS[p["background"]]
@@ -185,7 +185,7 @@ def run(params, key):
         onoff = p["cross_mode"] == "onoff"
         udp = [{"src": "client", "dst": "server", "size": WIRE, "mode": p["cross_mode"],
                 "rate_bps": p["cross_mbps"] * 1e6 * (2.0 if onoff else 1.0), "on": 0.5, "off": 0.5}]
-    sim = Dumbbell(key, [controller(a, key, i) for i, a in enumerate(algos)], 1.0, 0.0, 1, udp=udp,
+    sim = FlowModel(key, [controller(a, key, i) for i, a in enumerate(algos)], udp=udp,
                    duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
                    data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
                    monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],

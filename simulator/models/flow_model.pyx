@@ -52,7 +52,7 @@ cdef enum:
     FLOW_PROBE = 2
 
 
-cdef class Dumbbell:
+cdef class FlowModel:
     cdef str key
     cdef int n
     cdef public list senders, receivers
@@ -90,8 +90,8 @@ cdef class Dumbbell:
     cdef public dict link_ids
     cdef object topology
 
-    def __init__(self, str key, list controllers, double bottleneck_bps, double bottleneck_delay,
-                 long buffer_pkts, double access_bps=10e9, double access_delay=1e-5,
+    def __init__(self, str key, list controllers, bottleneck_bps=None, bottleneck_delay=None,
+                 buffer_pkts=None, double access_bps=10e9, double access_delay=1e-5,
                  double duration=10.0, double start_interval=0.1, double sample_interval=0.1,
                  int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
                  topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
@@ -100,7 +100,7 @@ cdef class Dumbbell:
         self.key = key
         self.n = len(controllers)
         if self.n < 1:
-            raise ValueError("a dumbbell needs at least one flow")
+            raise ValueError("the flow model needs at least one flow")
         self.udp = list(udp or [])          # dicts: src, dst, rate_bps, size, mode, on, off
         self.probes = list(probes or [])    # dicts: src, dst, interval, size, start
         self.duration = duration
@@ -116,11 +116,19 @@ cdef class Dumbbell:
                              + [FLOW_PROBE] * len(self.probes), dtype=np.uint8)
         self.link_ids = {}
         self.topology = topology
+        dumbbell = (bottleneck_bps, bottleneck_delay, buffer_pkts)
         if topology is None:
             if self.udp or self.probes:
                 raise ValueError("UDP sources and probes need a topology (topology=)")
-            self._build_dumbbell(bottleneck_bps, bottleneck_delay, buffer_pkts, access_bps, access_delay)
+            if None in dumbbell:
+                raise ValueError("the built-in dumbbell needs bottleneck_bps, bottleneck_delay and buffer_pkts "
+                                 "(or give topology=)")
+            self._build_dumbbell(float(bottleneck_bps), float(bottleneck_delay), int(buffer_pkts),
+                                 access_bps, access_delay)
         else:
+            if dumbbell != (None, None, None):
+                raise ValueError("bottleneck_bps, bottleneck_delay and buffer_pkts describe the built-in dumbbell; "
+                                 "with topology= the links are the topology's")
             self._build_topology(topology, flow_ends, monitor)
         self.start_times = list(start_times) if start_times is not None else \
             [i * start_interval for i in range(self.n)]
