@@ -75,9 +75,18 @@ def parse_seeds(text: str) -> tuple[int, int]:
         first, last = int(a), int(b or a)
     except ValueError:
         raise StudyError(f"--seeds: {text!r} is not a seed range; allowed values: A-B or A (integers, A <= B)") from None
-    if first > last or first < 0:
-        raise StudyError(f"--seeds: {text!r} is not a seed range; allowed values: A-B with 0 <= A <= B")
+    if first > last or first < 0 or last >= MAX_SEED:
+        raise StudyError(f"--seeds: {text!r} is not a seed range; allowed values: A-B with 0 <= A <= B < 2**63")
     return first, last
+
+
+MAX_SEED = 2 ** 63   # seeds are non-negative integers below 2**63 everywhere
+
+
+def check_seed(seed: int) -> int:
+    if not 0 <= seed < MAX_SEED:
+        raise StudyError(f"--seed: {seed} is out of range; allowed values: integers 0 <= seed < 2**63")
+    return seed
 
 
 def point_from_assignments(study: Study, assignments: list[str]) -> Point:
@@ -144,7 +153,7 @@ def cmd_run(args) -> int:
     point = point_from_path(study, args.point_path) if args.point_path else point_from_assignments(study, args.point)
     if args.trace is not None:
         point = Point(point.study, point.values, {**point.params, "trace": args.trace})
-    print(json.dumps(run_record(study, point, args.seed), indent=2))
+    print(json.dumps(run_record(study, point, check_seed(args.seed)), indent=2))
     return 0
 
 

@@ -17,6 +17,7 @@ import copy
 import difflib
 import itertools
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -52,8 +53,32 @@ class StudyError(ValueError):
 
 
 # --------------------------------------------------------------------------- YAML
+MAX_ALIASES = 50   # YAML aliases (*name) a file may use: enough for reuse, too few for an alias bomb
+
+
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that also reads ``1e-3`` as a float (YAML 1.2), not a string."""
+    """SafeLoader that also reads ``1e-3`` as a float (YAML 1.2), not a string, rejects a key given
+    twice in one mapping (naming both lines) and refuses more than MAX_ALIASES aliases."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self._aliases = getattr(self, "_aliases", 0) + 1
+            if self._aliases > MAX_ALIASES:
+                mark = self.peek_event().start_mark
+                raise yaml.YAMLError(f"more than {MAX_ALIASES} aliases (line {mark.line + 1}); "
+                                     "write the values out instead")
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.YAMLError(f"key {key!r} appears twice in one mapping (lines {seen[key]} and {line}); "
+                                     "give each key once")
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -334,6 +359,7 @@ def load_study(path) -> Study:
                          "there); allowed keys: grid (one cartesian product of lists) or grids (a list of such "
                          "products whose points are all run)")
     schema = load_schema()
+    _check_finite(path, doc, schema)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
@@ -357,6 +383,39 @@ def load_study(path) -> Study:
     )
     _check_semantics(study)
     return study
+
+
+def _values(doc: dict):
+    """(key path, parameter name, value) of every grid, grids, fixed and exclude value, nested lists included."""
+    def walk(parts, name, v):
+        if isinstance(v, list):
+            for i, x in enumerate(v):
+                yield from walk(parts + [i], name, x)
+        else:
+            yield parts, name, v
+    for g, grid in [("grid", doc.get("grid"))] + [(["grids", j], x) for j, x in enumerate(doc.get("grids") or [])]:
+        for k, vs in (grid or {}).items() if isinstance(grid, dict) else ():
+            yield from walk(([g] if isinstance(g, str) else g) + [k], k, vs)
+    for k, v in (doc.get("fixed") or {}).items() if isinstance(doc.get("fixed"), dict) else ():
+        yield from walk(["fixed", k], k, v)
+    for i, e in enumerate(doc.get("exclude") or []) if isinstance(doc.get("exclude"), list) else ():
+        for k, v in e.items() if isinstance(e, dict) else ():
+            yield from walk(["exclude", i, k], k, v)
+
+
+def _check_finite(path, doc: dict, schema: dict) -> None:
+    """NaN and infinities are no parameter values (they pass JSON-schema ranges unnoticed); whole-number
+    study keys (seeds, ...) are written without a decimal point."""
+    params = schema["$defs"]["param"]
+    for parts, name, v in _values(doc):
+        if isinstance(v, float) and not math.isfinite(v):
+            allowed = _describe(params[name]) if name in params else "finite numbers"
+            raise StudyError(f"{path}: {key_path(parts)}: {v!r} is not a finite number; allowed values: {allowed}")
+    for key in ("seeds", "seeds_per_job", "trace_seeds"):
+        v = doc.get(key)
+        if isinstance(v, float):
+            raise StudyError(f"{path}: {key}: {v!r} is not a whole number; allowed values: "
+                             f"{_describe(schema['properties'][key])}, written without a decimal point")
 
 
 def _union_grid(grids: list) -> dict:
@@ -452,6 +511,9 @@ def _scenario_module(model):
 
 
 SCENARIO_MODELS = ("dumbbell", "ns2", "testbed")
+# a run keeps one sample per interval: bounding the count bounds its memory
+SAMPLE_INTERVALS = ("sample_interval", "snapshot_interval", "ping_interval")
+MAX_SAMPLES = 100_000
 
 
 def _check_scenario(s: Study) -> None:
@@ -471,6 +533,11 @@ def _check_scenario(s: Study) -> None:
         if "warmup" in full and full["warmup"] >= full["duration"]:
             raise StudyError(f"{f}: warmup: {full['warmup']} s is not shorter than duration "
                              f"{full['duration']} s at point {p.path!r}; allowed values: 0 <= warmup < duration")
+        for key in SAMPLE_INTERVALS:
+            if key in full and full["duration"] / full[key] > MAX_SAMPLES:
+                raise StudyError(f"{f}: {key}: {full[key]} s gives {full['duration'] / full[key]:.0f} samples over "
+                                 f"duration {full['duration']} s at point {p.path!r}; allowed values: duration / {key} "
+                                 f"<= {MAX_SAMPLES} (a run's memory grows with its samples)")
         try:
             mod.params_with_defaults(p.params)
         except ValueError as e:
