@@ -18,13 +18,14 @@ import difflib
 import itertools
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import jsonschema
 import yaml
+
+from simulator.safe_yaml import Loader as _Loader  # study and config files
 
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
 
@@ -50,53 +51,6 @@ PARAM_TYPES = {
 
 class StudyError(ValueError):
     """A study file is invalid; the message says where and how to fix it."""
-
-
-# --------------------------------------------------------------------------- YAML
-MAX_ALIASES = 50   # YAML aliases (*name) a file may use: enough for reuse, too few for an alias bomb
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that also reads ``1e-3`` as a float (YAML 1.2), not a string, rejects a key given
-    twice in one mapping (naming both lines) and refuses more than MAX_ALIASES aliases."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            self._aliases = getattr(self, "_aliases", 0) + 1
-            if self._aliases > MAX_ALIASES:
-                mark = self.peek_event().start_mark
-                raise yaml.YAMLError(f"more than {MAX_ALIASES} aliases (line {mark.line + 1}); "
-                                     "write the values out instead")
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            line = key_node.start_mark.line + 1
-            if isinstance(key, (str, int, float, bool)) and key in seen:
-                raise yaml.YAMLError(f"key {key!r} appears twice in one mapping (lines {seen[key]} and {line}); "
-                                     "give each key once")
-            seen[key] = line
-        return super().construct_mapping(node, deep=deep)
-
-
-_Loader.yaml_implicit_resolvers = {
-    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:float"]
-    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(
-        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))$""",
-        re.X,
-    ),
-    list("-+0123456789."),
-)
 
 
 def format_value(v) -> str:
