@@ -59,6 +59,11 @@ def test_product_never_reads_outside_the_repository():
     needle = "../" + "shared"  # split so this file does not match itself
     offenders = [f for f in files if (ROOT / f).is_file() and needle in (ROOT / f).read_text(errors="ignore")]
     assert offenders == []
+    # papers are cited by full reference (reference/papers.yaml), never by a file path outside the repository
+    import re
+    path_citation = re.compile("(?<![A-Za-z_/])" + "papers" + r"/[a-z0-9-]+\.md")
+    cited = [f for f in files if (ROOT / f).is_file() and path_citation.search((ROOT / f).read_text(errors="ignore"))]
+    assert cited == []
 
 
 # --------------------------------------------------------------------------- malformed copies

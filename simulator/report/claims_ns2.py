@@ -1,4 +1,4 @@
-"""Claims ns2-1..ns2-7 of the NS-2 paper (papers/ns2-reno-newreno-vegas.md: Reno, NewReno and Vegas
+"""Claims ns2-1..ns2-7 of the NS-2 paper (reference/papers.yaml: ns2: Reno, NewReno and Vegas
 on wired topologies) decided from our tables results/tables/ns2_*.csv (10 seeds per point).
 
 Every claim is judged twice, once per NS-2 window_ setting of the studies:

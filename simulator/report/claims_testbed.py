@@ -1,4 +1,4 @@
-"""Claims tb-1..tb-5 of the Wi-Fi testbed paper (papers/testbed-bbr-cubic-reno-vegas.md) from study
+"""Claims tb-1..tb-5 of the Wi-Fi testbed paper (reference/papers.yaml: testbed) from study
 tb_matrix: rows for results/claims/testbed.csv (paper `testbed`, variant `sim`) and their notes.
 
 Criteria, fixed from the claim text before looking at the numbers (nothing is tuned). A comparison
