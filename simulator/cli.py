@@ -157,10 +157,30 @@ def cmd_run(args) -> int:
     return 0
 
 
+def check_output(out: Path, study: Study, point: Point, force: bool) -> None:
+    """Before simulating: the output may be written, and it is not a file this command did not make
+    (a run file of the same study and point may be replaced; anything else needs --force)."""
+    if out.exists() and not force:
+        try:
+            first = json.loads(out.read_text().split("\n", 1)[0])
+            ours = first.get("study") == study.name and first.get("point_path") == point.path
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+            ours = False
+        if not ours:
+            raise StudyError(f"--out: {out} exists and is not a run file of {study.name} {point.path}; "
+                             "refusing to overwrite it (choose another path, or give --force)")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", suffix=".probe").close()
+    except OSError as e:
+        raise StudyError(f"--out: cannot write in {out.parent}: {e.strerror}") from None
+
+
 def cmd_batch(args) -> int:
     study = load_study(args.study)
     point = point_from_path(study, args.point_path)
     first, last = parse_seeds(args.seeds)
+    check_output(Path(args.out), study, point, args.force)
     records = [run_record(study, point, seed) for seed in range(first, last + 1)]
     write_jsonl_atomic(records, Path(args.out))
     return 0
@@ -231,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--point-path", required=True, help="wildcard path of the grid point")
     b.add_argument("--seeds", required=True, help="inclusive seed range A-B")
     b.add_argument("--out", required=True, help="output .jsonl, written atomically")
+    b.add_argument("--force", action="store_true", help="overwrite --out even if it is not a run file of this point")
     b.set_defaults(func=cmd_batch)
 
     v = sub.add_parser("validate", help="validate study files or workflow config files (exit 2 on the first error)")

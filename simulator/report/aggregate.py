@@ -37,12 +37,52 @@ STAT_COLUMNS = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", 
 NOT_PARAMS = {"trace"}  # recording switches, not model parameters
 
 
+RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
+
+
+class RunFileError(ValueError):
+    """A run file does not hold what its name says; the message names the file and line."""
+
+
+def seeds_in_name(f) -> list[int] | None:
+    """seeds~3-5.jsonl -> [3, 4, 5]; None for a name without a seed range."""
+    stem = Path(f).name.removesuffix(".jsonl")
+    if not stem.startswith("seeds~"):
+        return None
+    a, _, b = stem.removeprefix("seeds~").partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
+def read_run_file(f) -> list[dict]:
+    """The records of one run file, each line valid JSON with RECORD_KEYS, and exactly the seeds its
+    name gives (a file cut short by a crash or an edit is refused, not aggregated with a smaller n)."""
+    records = []
+    with open(f) as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise RunFileError(f"{f}: line {lineno}: not valid JSON ({e.msg}); the file is damaged: "
+                                   "delete it and rerun snakemake to regenerate it") from None
+            missing = [k for k in RECORD_KEYS if not isinstance(rec, dict) or k not in rec]
+            if missing:
+                raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
+                                   f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
+            records.append(rec)
+    expected, got = seeds_in_name(f), [r["seed"] for r in records]
+    if expected is not None and sorted(got) != expected:
+        raise RunFileError(f"{f}: holds seeds {got} but its name says {expected[0]}-{expected[-1]} "
+                           f"({len(expected)} records): delete it and rerun snakemake to regenerate it")
+    return records
+
+
 def read_records(files) -> list[dict]:
-    """All records of the given .jsonl files, in file order."""
+    """All records of the given .jsonl run files, in file order, each file checked against its name."""
     records = []
     for f in files:
-        with open(f) as fh:
-            records += [json.loads(line) for line in fh if line.strip()]
+        records += read_run_file(f)
     return records
 
 
