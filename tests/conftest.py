@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from skip_policy import check_skips  # noqa: F401  (pytest hooks below)
+from skip_policy import check_skips
 from workflow_copy import TEST_CONFIG, copy_repo, result_files, snakemake
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simulator.report.io import load_traces, read_csvs  # noqa: F401  (load_traces: part of this module's API)
+from simulator.report.io import load_traces, read_csvs
 from simulator.report.verdicts import (SCORECARD_COLUMNS, ClaimResult, Comparison, compare_greater, decided_rows,
                                        verdict_from)
 
