@@ -241,6 +241,21 @@ class Study:
     trace_seeds: int | None = None   # seeds per point whose traces the trace table keeps (None: default)
     exclude: list = field(default_factory=list)
     description: str = ""
+    max_runs: int = 100_000
+
+    def grid_size(self) -> int:
+        """Grid points before `exclude`, counted without expanding the grid."""
+        return sum(math.prod(len(v) for v in g.values()) for g in self.grids or [self.grid])
+
+    def check_runs(self, n_seeds: int) -> None:
+        """Refuse a study whose runs (points x seeds) exceed its limit, before anything is expanded."""
+        seeds = self.seeds or n_seeds
+        runs = self.grid_size() * seeds
+        if runs > self.max_runs:
+            raise StudyError(
+                f"{self.file}: grid: {self.grid_size()} points x {seeds} seeds = {runs} runs, above the limit of "
+                f"{self.max_runs} runs per study; allowed values: at most max_runs runs. To run a sweep this big "
+                f"on purpose, add `max_runs: {runs}` to the study file")
 
     def _excluded(self, values: dict) -> bool:
         return any(all(values.get(k) == v for k, v in e.items()) for e in self.exclude)
@@ -334,7 +349,9 @@ def load_study(path) -> Study:
         trace_seeds=doc.get("trace_seeds"),
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
+        max_runs=doc.get("max_runs", Study.max_runs),
     )
+    study.check_runs(1)
     _check_semantics(study)
     return study
 
@@ -455,6 +472,10 @@ def _check_semantics(s: Study) -> None:
                 f"allowed values: {', '.join(allowed)}. To skip the combination add "
                 f"exclude: [{{variant: {variant}, algorithm: {algorithm}}}]"
             )
+        if s.trace and p.params["N"] > MAX_TRACED_PACKETS:
+            raise StudyError(f"{f}: trace: true with N = {p.params['N']} at point {p.path!r}; allowed values: "
+                             f"N <= {MAX_TRACED_PACKETS} when traces are recorded (a trace keeps a point per "
+                             f"window change, so its memory grows with N)")
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
 
@@ -468,6 +489,8 @@ SCENARIO_MODELS = ("dumbbell", "ns2", "testbed")
 # a run keeps one sample per interval: bounding the count bounds its memory
 SAMPLE_INTERVALS = ("sample_interval", "snapshot_interval", "ping_interval")
 MAX_SAMPLES = 100_000
+MAX_FLOW_SAMPLES = 1_000_000    # flows x samples: every flow keeps one sample per interval
+MAX_TRACED_PACKETS = 100_000    # N of an M/M/1 run that records its cwnd trace
 
 
 def _check_scenario(s: Study) -> None:
@@ -492,6 +515,11 @@ def _check_scenario(s: Study) -> None:
                 raise StudyError(f"{f}: {key}: {full[key]} s gives {full['duration'] / full[key]:.0f} samples over "
                                  f"duration {full['duration']} s at point {p.path!r}; allowed values: duration / {key} "
                                  f"<= {MAX_SAMPLES} (a run's memory grows with its samples)")
+        flows = int(full.get("flows", 1))
+        if flows * full["duration"] / full["sample_interval"] > MAX_FLOW_SAMPLES:
+            raise StudyError(f"{f}: flows: {flows} flows x {full['duration'] / full['sample_interval']:.0f} samples "
+                             f"(duration / sample_interval) at point {p.path!r}; allowed values: flows x duration / "
+                             f"sample_interval <= {MAX_FLOW_SAMPLES} (every flow keeps one sample per interval)")
         try:
             mod.params_with_defaults(p.params)
         except ValueError as e:

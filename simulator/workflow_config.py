@@ -80,6 +80,14 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
             )
 
 
+def _from_root(root: Path, f: Path) -> Path:
+    """``f`` as the workflow names it: relative to the repository root when inside it."""
+    try:
+        return f.resolve().relative_to(root.resolve())
+    except ValueError:
+        return f.resolve()
+
+
 def validate_config_file(path) -> list:
     """``python -m simulator validate config/config.yaml``: check the config alone and load its enabled studies.
 
@@ -101,6 +109,11 @@ def validate_config_file(path) -> list:
         except ValueError:
             pass
     studies = [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+    seeds = config["profiles"][config.get("profile", "default")]["seeds"]
+    for study in studies:
+        study.check_runs(seeds)
+    from simulator.results_origin import check_origin
+    check_origin(root / "results", {s.name: _from_root(root, s.file) for s in studies}, str(path))
     _check_reference(root, config.get("reference_dir", "reference"), study_dir)
     return studies
 

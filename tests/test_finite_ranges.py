@@ -1,6 +1,6 @@
 """Every numeric parameter has a finite declared range; NaN, infinities, absurd sizes and fractional
 seed counts are rejected when a study is loaded, naming the file, the key, the value and the range.
-(The workflow-level versions, with no job started and results untouched, are in test_bad_input.py.)"""
+(The workflow-level versions, with no job started and results untouched, are in test_hostile_input.py.)"""
 import subprocess
 import sys
 from pathlib import Path

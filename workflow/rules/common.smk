@@ -12,7 +12,8 @@ from snakemake.utils import min_version, validate
 
 import simulator
 from simulator.reference import ReferenceDataError, check_reference_dir
-from simulator.study import StudyError, load_study, nearest, point_from_path
+from simulator.results_origin import check_origin, record_origin
+from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
 from simulator.workflow_config import check_config
 
 min_version("9.0")
@@ -51,12 +52,32 @@ def _load_enabled_studies():
             )
         try:
             studies[name] = load_study(path)
+            studies[name].check_runs(N_SEEDS)
         except StudyError as e:
             raise WorkflowError(f"invalid study file:\n{e}") from None
     return studies
 
 
 STUDIES = _load_enabled_studies()
+STUDY_FILES = {name: STUDY_DIR / f"{name}.yaml" for name in STUDIES}
+
+
+def _study_dir_source():
+    """The config file (or --config) that set study_dir, for messages."""
+    if "study_dir" in workflow.config_settings.config:
+        return "--config"
+    holders = [str(f) for f in get_config_files() if "study_dir" in (read_yaml_mapping(f, "config") or {})]
+    return holders[-1] if holders else "config/config.yaml"
+
+
+try:  # a same-named study from another study folder must not replace these results
+    check_origin(Path("results"), STUDY_FILES, _study_dir_source())
+except StudyError as e:
+    raise WorkflowError(f"results/ belongs to another configuration:\n{e}") from None
+
+
+onstart:
+    record_origin(Path("results"), STUDY_FILES)
 
 
 def _check_reference_data():

@@ -1,13 +1,21 @@
-"""Malformed study and config files: each is rejected before any job starts, by
+"""Hostile and careless input: each case is rejected before any job starts, by
 `python -m simulator validate` and by real `snakemake -n` / `snakemake --cores 1` runs in a temporary
 copy of the repository, with one message naming the file, the key and the allowed values (and the
-nearest valid name for a misspelling); the results already in that copy are never touched.
+nearest valid name for a misspelling); the results already in that copy stay byte-for-byte the same.
+
+Classes: misspelled or unknown keys and names, wrong types, out-of-range, NaN and infinite numbers,
+YAML duplicate keys and alias bombs, grids and seed counts above the size limit, memory caps,
+`exclude:` in every model, and a configuration whose same-named studies would replace the results
+of another. (The command line's --seed/--out and damaged run files: test_finite_ranges.py and
+test_result_integrity.py.)
 
 The copy first computes results/tables/mm1_lambda.csv of the tiny test config (real run files and
-table); every case then breaks config/test/studies/mm1_lambda.yaml (study cases, run with the tiny
-config) or config/config.yaml (config cases), runs `validate` and one snakemake command (dry run or real run, alternating), and puts the file back.
+table); every case then breaks one study file of the tiny config (mm1_lambda, or the study of
+another model) or config/config.yaml (config cases, default config), runs `validate` and one
+snakemake command (dry run or real run, alternating), and puts the file back.
 """
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -16,15 +24,28 @@ import yaml
 from workflow_copy import TEST_CONFIG, copy_repo, simulator_cli, snakemake, snapshot
 
 STUDY = "config/test/studies/mm1_lambda.yaml"
+MN_STUDY = "config/test/studies/mn_high_latency.yaml"      # model dumbbell
+NS2_STUDY = "config/test/studies/ns2_queue.yaml"           # model ns2
+TB_STUDY = "config/test/studies/tb_matrix.yaml"            # model testbed
 CONFIG = "config/config.yaml"
+ROOT = Path(__file__).resolve().parents[1]
+STUDY_TEXT = (ROOT / STUDY).read_text()
+CONFIG_TEXT = (ROOT / CONFIG).read_text()
+# a billion-laughs document: nine nested aliases, each a list of ten of the one before
+ALIAS_BOMB = "study: mm1_lambda\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9))
 
 
-def study_case(mutate=None, text=None):
-    return ("study", mutate, text)
+def study_case(mutate=None, text=None, rel=STUDY):
+    return ("study", mutate, text, rel)
 
 
 def config_case(mutate=None, text=None):
-    return ("config", mutate, text)
+    return ("config", mutate, text, CONFIG)
+
+
+def same(doc):
+    """No change: the file is fine, something around it is not."""
 
 
 def setkey(*path, value):
@@ -143,6 +164,53 @@ CASES = {
                                  ["not valid YAML", "line"]),
     "config_top_level_list": (config_case(text="- mm1_lambda\n- mm1_K\n"),
                               ["(top level)", "expected a mapping", "studies, study_dir, profile"]),
+    # ---- YAML loading
+    "study_duplicate_key": (study_case(text=STUDY_TEXT + "fixed: {mu: 20}\n"),
+                            ["key 'fixed' appears twice", "lines"]),
+    "study_duplicate_grid_key": (study_case(text=re.sub(r"^(grid:.*)$", r"\1\n  lambda: [1]", STUDY_TEXT, count=1, flags=re.M)),
+                                 ["key 'lambda' appears twice", "lines"]),
+    "study_alias_bomb": (study_case(text=ALIAS_BOMB), ["alias"]),
+    "config_duplicate_key": (config_case(text=CONFIG_TEXT + "profile: paper\n"), ["key 'profile' appears twice", "lines"]),
+    "config_alias_bomb": (config_case(text=ALIAS_BOMB.replace("study: mm1_lambda", "studies: [mm1_lambda]")),
+                          ["alias"]),
+    # ---- size and memory
+    "grid_too_big": (study_case(setkey("grid", value={"variant": ["standard"], "algorithm": ["reno"],
+                                                      **{k: list(range(1, 11)) for k in ("lambda", "mu", "N")},
+                                                      "K": list(range(1, 101)), "init_cwnd": list(range(1, 101))})),
+                     ["grid", "10000000 runs", "above the limit of 100000", "max_runs"]),
+    "seeds_times_points_too_many": (study_case(setkey("seeds", value=100000)),
+                                    ["grid", "points x 100000 seeds", "max_runs"]),
+    "max_runs_not_integer": (study_case(setkey("max_runs", value="lots")), ["max_runs", "'lots'", "integers >= 1"]),
+    "seeds_negative": (study_case(setkey("seeds", value=-3)), ["seeds", "-3", "allowed values: integers >= 1"]),
+    "seeds_huge": (study_case(setkey("seeds", value=10**9)), ["seeds", "integers >= 1 and <= 100000"]),
+    "trace_with_huge_N": (study_case(lambda d: (d.update(trace=True), d["fixed"].update(N=1000000))),
+                          ["trace", "N <= 100000"]),
+    "dumbbell_flows_times_samples": (study_case(lambda d: d["fixed"].update(flows=100, sample_interval=0.001),
+                                                rel=MN_STUDY), ["flows", "allowed values: flows x duration"]),
+    "dumbbell_sample_interval_tiny": (study_case(setkey("fixed", "sample_interval", value=0.0001), rel=MN_STUDY),
+                                      ["fixed.sample_interval", "0.0001", ">= 0.001"]),
+    "ns2_flows_absurd": (study_case(setkey("fixed", "flows", value=10**6), rel=NS2_STUDY), ["fixed.flows", "<= "]),
+    # ---- other models: exclude, names, non-finite numbers
+    "dumbbell_exclude_typo": (study_case(setkey("exclude", value=[{"algoritm": "bbr"}]), rel=MN_STUDY),
+                              ["exclude[0].algoritm", "did you mean 'algorithm'", "allowed keys: algorithm, alpha, flows"]),
+    "dumbbell_exclude_value": (study_case(setkey("exclude", value=[{"algorithm": "qtcol"}]), rel=MN_STUDY),
+                               ["exclude[0].algorithm", "'qtcol'", "allowed values: bbr, reno, vegas, cubic"]),
+    "ns2_exclude_typo": (study_case(setkey("exclude", value=[{"queu": "fq"}]), rel=NS2_STUDY),
+                         ["exclude[0].queu", "did you mean 'queue'", "allowed keys: algorithm, topology, flows"]),
+    "testbed_exclude_value": (study_case(setkey("exclude", value=[{"background": "medium"}]), rel=TB_STUDY),
+                              ["exclude[0].background", "'medium'", "allowed values: none, light, heavy"]),
+    "dumbbell_unknown_algorithm": (study_case(setkey("grid", "algorithm", value=["bbr", "bbr2"]), rel=MN_STUDY),
+                                   ["grid.algorithm[1]", "'bbr2'", "did you mean 'bbr'", "allowed values"]),
+    "dumbbell_nan_rate": (study_case(setkey("fixed", "bottleneck_mbps", value=float("nan")), rel=MN_STUDY),
+                          ["fixed.bottleneck_mbps", "not a finite number"]),
+    "testbed_infinite_duration": (study_case(setkey("fixed", "duration", value=float("inf")), rel=TB_STUDY),
+                                  ["fixed.duration", "not a finite number"]),
+    "dumbbell_warmup_after_end": (study_case(setkey("fixed", "warmup", value=30), rel=MN_STUDY),
+                                  ["warmup", "not shorter than duration", "0 <= warmup < duration"]),
+    # ---- results of another configuration (the repository copy holds tiny-profile results)
+    "config_results_of_other_study_files": (config_case(same),
+                                            ["study_dir", "config/studies/mm1_lambda.yaml",
+                                             "config/test/studies/mm1_lambda.yaml", "would replace them"]),
 }
 
 
@@ -158,8 +226,7 @@ def repo(tmp_path_factory):
 
 def apply_case(repo: Path, case) -> tuple[str, str]:
     """Write the malformed file; return (its path, the original text)."""
-    kind, mutate, text = case
-    rel = STUDY if kind == "study" else CONFIG
+    kind, mutate, text, rel = case
     original = (repo / rel).read_text()
     if text is None:
         doc = copy.deepcopy(yaml.safe_load(original))
@@ -181,8 +248,8 @@ def commands(kind, index):
     ]
 
 
-def test_at_least_twenty_cases():
-    assert len(CASES) >= 20
+def test_at_least_sixty_cases():
+    assert len(CASES) >= 60
 
 
 @pytest.mark.parametrize("name", list(CASES))
