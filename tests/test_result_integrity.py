@@ -74,3 +74,18 @@ def test_batch_reports_an_unwritable_place_without_a_traceback(tmp_path):
     blocker.write_text("x")
     r = batch(blocker / "sub" / "seeds~1-2.jsonl")      # a file where a folder must be
     assert r.returncode == 2 and "cannot write in" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_results_origin_refuses_same_named_study_from_another_file(tmp_path, monkeypatch):
+    from simulator.results_origin import check_origin, read_origin, record_origin
+    from simulator.study import StudyError
+    monkeypatch.chdir(tmp_path)
+    record_origin(Path("results"), {"mm1_lambda": Path("config/test/studies/mm1_lambda.yaml")})
+    assert read_origin(Path("results")) == {"mm1_lambda": "config/test/studies/mm1_lambda.yaml"}
+    # the same file, however it is spelled, is accepted; a new study name too
+    check_origin(Path("results"), {"mm1_lambda": tmp_path / "config/test/studies/mm1_lambda.yaml",
+                                   "mm1_K": Path("config/studies/mm1_K.yaml")}, "cfg.yaml")
+    check_origin(Path("results"), {"mm1_lambda": Path("./config/test/studies/../studies/mm1_lambda.yaml")}, "cfg.yaml")
+    with pytest.raises(StudyError, match=r"cfg.yaml: study_dir: study 'mm1_lambda' would be read from "
+                                         r"config/studies/mm1_lambda.yaml, but results/ holds"):
+        check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1_lambda.yaml")}, "cfg.yaml")
