@@ -5,6 +5,7 @@
         --seeds 1-10 --out results/runs/.../seeds~1-10.jsonl
     python -m simulator validate config/studies/*.yaml config/config.yaml
     python -m simulator points STUDY.yaml
+    python -m simulator models | algorithms
 
 Errors in the study or the arguments exit with status 2 and a one-paragraph message.
 """
@@ -234,6 +235,22 @@ def cmd_models(args) -> int:
     return 0
 
 
+def cmd_algorithms(args) -> int:
+    """The algorithm catalogue: name, description, loss recovery without SACK, parameters, models."""
+    from simulator import registry
+    from simulator.tcp.cc import catalogue
+
+    takers = {m: registry.model(m).algorithms for m in registry.MODELS}
+    for name in catalogue.NAMES:
+        a = catalogue.algorithm(name)
+        models = [m for m, algs in takers.items() if name in algs] or ["mm1 (variant as_published, as "
+                                                                         f"{name.removeprefix('published_')!r})"]
+        print(f"{a.name}: {a.description}\n  recovery without SACK: {a.recovery or 'n/a'}; models: {', '.join(models)}")
+        for p in a.params:
+            print(f"  {p.name}: {p.help} (default {p.default!r}; {_range(p.schema)})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -265,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("models", help="list the models, their algorithms and every parameter a study may set")
     m.add_argument("models", nargs="*", help="model names (default: all)")
     m.set_defaults(func=cmd_models)
+    a = sub.add_parser("algorithms", help="list the algorithm catalogue (simulator/tcp/cc/catalogue/)")
+    a.set_defaults(func=cmd_algorithms)
     return ap
 
 

@@ -10,11 +10,15 @@ import math
 
 from simulator.core.seeding import run_key
 from simulator.params import Model, Param, defaults_of
+from simulator.tcp.cc import catalogue
 
 VARIANTS = ("as_published", "standard")
+# the algorithms of each variant, from the catalogue (simulator/tcp/cc/catalogue/): as_published runs
+# the paper's code (study name X = catalogue entry published_X), standard every algorithm its textbook
+# sender can run; "none" = no transport control (the paper's bypass path)
 ALGORITHMS = {
-    "as_published": ["none", "tahoe", "reno", "cubic"],
-    "standard": ["none", "tahoe", "reno", "newreno", "cubic"],
+    "as_published": ["none"] + [a.removeprefix("published_") for a in catalogue.PUBLISHED],
+    "standard": ["none"] + list(catalogue.names_for(catalogue.Stack("textbook", sack=False))),
 }
 MODELS = ("mm1", "dumbbell", "ns2", "testbed")
 
@@ -52,9 +56,10 @@ def _theta(value):
 
 
 def _published_cc(name):
-    from simulator.tcp.cc import published
-    return {"none": None, "tahoe": published.PublishedTahoe, "reno": published.PublishedReno,
-            "cubic": published.PublishedCubic}[name]
+    """The published code's controller for study name `name` (None for "none")."""
+    if name == "none":
+        return None
+    return catalogue.algorithm(f"published_{name}").make(catalogue.Stack("published", sack=False))
 
 
 def mm1_params(params: dict) -> dict:
@@ -112,9 +117,8 @@ def run(params: dict, seed: int) -> dict:
     key = run_key({k: v for k, v in p.items()}, seed)
     if p["variant"] == "as_published":
         from simulator.models.mm1_published import PublishedMM1
-        cls = _published_cc(p["algorithm"])
         sim = PublishedMM1(key, float(p["lambda"]), float(p["mu"]), int(p["K"]), _theta(p["theta"]),
-                           int(p["N"]), cls() if cls else None, bool(p["trace"]),
+                           int(p["N"]), _published_cc(p["algorithm"]), bool(p["trace"]),
                            p["rng"] == "paper_legacy", float(p.get("trace_interval") or 0.0))
     else:
         from simulator.models.mm1_standard import StandardMM1

@@ -17,11 +17,9 @@ from simulator.core.invariants import violated
 from simulator.core.rng cimport Stream
 from simulator.core.trace cimport Trace
 from simulator.net.queue_link cimport QueueLink
-from simulator.tcp.cc.aimd cimport RenoGrowth
-from simulator.tcp.cc.cubic cimport Cubic
+from simulator.tcp.cc import catalogue
 from simulator.tcp.receiver cimport TcpReceiver
-from simulator.tcp.recovery cimport (ACT_RETRANSMIT, NewRenoRecovery, RenoRecovery,
-                                     TahoeRecovery)
+from simulator.tcp.recovery cimport ACT_RETRANSMIT
 from simulator.tcp.rto cimport RtoEstimator
 from simulator.tcp.sender cimport TcpSender
 
@@ -34,11 +32,13 @@ cdef enum:
     EV_RTO = 5
 
 
+# the textbook sender: cumulative ACKs, each algorithm with its declared loss recovery
+TEXTBOOK = catalogue.Stack("textbook", sack=False)
+
+
 def make_sender(str algorithm, long long n, dict p):
-    """An algorithm name is a preset pairing window growth with loss recovery."""
-    growth = Cubic() if algorithm == "cubic" else RenoGrowth(algorithm)
-    recovery = {"tahoe": TahoeRecovery, "reno": RenoRecovery,
-                "newreno": NewRenoRecovery, "cubic": NewRenoRecovery}[algorithm]()
+    """The catalogue's algorithm (simulator/tcp/cc/catalogue/) on the textbook sender."""
+    growth, recovery = catalogue.build(algorithm, TEXTBOOK)
     rto = RtoEstimator(float(p["rto_initial"]), float(p["rto_min"]))
     return TcpSender(n, growth, recovery, rto, float(p["init_cwnd"]), 1e9)
 

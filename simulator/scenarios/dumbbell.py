@@ -1,7 +1,7 @@
 """The QtColFair paper's dumbbell scenario: study parameters -> built network -> summary metrics.
 
 Parameters (defaults in DEFAULTS; the authors' values, book/published_code.md):
-algorithm (newreno, cubic, bbr, vegas, qtcol, qtcolfair), alpha (qtcol*), flows, buffer_bdp
+algorithm (any network algorithm of simulator/tcp/cc/catalogue/), alpha (qtcol*), flows, buffer_bdp
 (bottleneck buffer as a multiple of the BDP) or buffer_pkts, bottleneck_mbps, delay_ms
 (bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the
 "_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval,
@@ -15,6 +15,11 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.params import Param, defaults_of
+from simulator.tcp.cc import catalogue
+from simulator.tcp.cc.catalogue.cubic import PARAMS as CUBIC_PARAMS
+from simulator.tcp.cc.catalogue.qtcol import ALPHA
+
+HYSTART, = CUBIC_PARAMS
 
 MSS = 1448                      # payload bytes; 1502 bytes on the wire with headers and framing
 WIRE = 1502
@@ -22,8 +27,7 @@ ACK_WIRE = 66
 # every parameter of this model, declared once (simulator/params.py); the defaults derive from them
 PARAMS = (
     Param('algorithm', help="congestion control: one of the model's algorithms"),
-    Param('alpha', schema={'type': 'number', 'exclusiveMinimum': 1, 'maximum': 10}, default=1.2,
-          help='QtCol/QtColFair target RTT / base RTT (1.1-1.5 in the paper)'),
+    ALPHA,
     Param('flows', schema={'type': 'integer', 'minimum': 1, 'maximum': 100}, default=1, help='number of sender/receiver pairs'),
     Param('buffer_bdp', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100}, default=5,
           help='bottleneck buffer as a multiple of the bandwidth-delay product'),
@@ -46,7 +50,7 @@ PARAMS = (
           help='time-series sampling interval'),
     Param('start_interval', schema={'type': 'number', 'minimum': 0, 'maximum': 1000}, default=0.1,
           help='flow i starts at i * start_interval s'),
-    Param('hystart', schema={'type': 'boolean'}, default=True, help="CUBIC's HyStart (on in Linux and ns-3)"),
+    HYSTART,
     Param('device_queue_pkts', schema={'type': 'integer', 'minimum': 0, 'maximum': 1000000}, default=0, unit='packets',
           help="extra bottleneck buffer modelling ns-3's NetDevice queue behind the traffic-control queue"),
     Param('stack', schema={'enum': ['ns3', 'linux']}, default='ns3',
@@ -57,8 +61,9 @@ PARAMS = (
           help='relative standard deviation of the capacity (change: fluctuating)'),
 )
 DEFAULTS = defaults_of(PARAMS)
-ALGORITHMS = ("newreno", "reno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair")
-# "reno" is Linux's reno: NewReno window growth with the same SACK recovery as every algorithm here
+# every network algorithm of the catalogue (simulator/tcp/cc/catalogue/); SACK recovery for all
+# but Tahoe, which has no fast recovery and runs the cumulative-ACK sender
+ALGORITHMS = catalogue.names_for(catalogue.Stack("ns3", sack=True))
 STACKS = ("ns3", "linux")      # whose details of HyStart, Vegas and BBR's RTT input to follow
 CHANGES = ("static", "bandwidth", "delay", "fluctuating")
 # the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
@@ -104,20 +109,20 @@ def schedule(p, key=None):
     return []
 
 
-def controller(p, flow, key):
-    from simulator.tcp.cc import aimd, bbr, cubic, hystart, qtcol, vegas
-    a, linux = p["algorithm"], p["stack"] == "linux"
-    if a in ("newreno", "reno"):
-        return aimd.RenoGrowth(a)
-    if a == "cubic":
-        return cubic.Cubic(hystart=hystart.make(variant=p["stack"]) if p["hystart"] else False)
-    if a == "bbr":
-        # the PROBE_BW start phase is random in BBR: drawn from this run's own stream
-        phase = int(Stream(key, f"bbr-phase-{flow}").draw_uniform() * 7)
-        return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase], use_srtt=not linux)
-    if a == "vegas":
-        return vegas.make(use_srtt=not linux, ns3_ssthresh=not linux)
-    return qtcol.make(alpha=float(p["alpha"]), fair=(a == "qtcolfair"))
+def stack(p, key, flow=0):
+    """This model's TCP stack for one flow: ns-3's or Linux's details, SACK sender."""
+    return catalogue.Stack(p["stack"], sack=True, hystart=bool(p["hystart"]), alpha=float(p["alpha"]),
+                           key=key, flow=flow)
+
+
+MAX_CLASSIC_PACKETS = 1 << 26   # packets a flow without SACK may send (its sender keeps a send time each)
+
+
+def classic_tcp(p, rate_bps):
+    """Options of a flow without SACK (Tahoe): Linux's initial window, and a packet budget the run
+    cannot exhaust at the fastest rate of its schedule (capped: MAX_CLASSIC_PACKETS)."""
+    budget = int(rate_bps * float(p["duration"]) / (8 * MSS)) * 2 + 1000
+    return {"init_cwnd": 10.0, "packets": min(budget, MAX_CLASSIC_PACKETS)}
 
 
 def params_with_defaults(params):
@@ -140,10 +145,16 @@ def run(params, key):
     from simulator.models.flow_model import FlowModel
     p = params_with_defaults(params)
     n = int(p["flows"])
-    sim = FlowModel(key, [controller(p, i, key) for i in range(n)], p["bottleneck_mbps"] * 1e6,
+    ccs, recs = zip(*[catalogue.build(p["algorithm"], stack(p, key, i)) for i in range(n)])
+    changes = schedule(p, key)
+    fastest = max([p["bottleneck_mbps"] * 1e6] + [v for _, what, v in changes if what == "rate"])
+    classic = any(r is not None for r in recs)
+    sim = FlowModel(key, list(ccs), p["bottleneck_mbps"] * 1e6,
                    p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
-                   float(p["sample_interval"]), WIRE, ACK_WIRE, schedule(p, key))
+                   float(p["sample_interval"]), WIRE, ACK_WIRE, changes,
+                   tcp=classic_tcp(p, fastest) if classic else None,
+                   recoveries=list(recs) if classic else None)
     out = sim.run()
     return summarize(p, out)
 

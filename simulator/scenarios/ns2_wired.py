@@ -31,8 +31,10 @@ import numpy as np
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
 from simulator.params import Param, defaults_of
+from simulator.tcp.cc import catalogue
 
-ALGORITHMS = ("reno", "newreno", "vegas")
+STACK = catalogue.Stack("ns2", sack=False)     # NS-2's one-way TCP agents: no SACK, no pacing
+ALGORITHMS = catalogue.names_for(STACK)        # every network algorithm but BBR (simulator/tcp/cc/catalogue/)
 TOPOLOGIES = ("linear", "star", "mesh", "parking_lot")
 QUEUE_ON = ("all", "shared")            # the discipline on every link, or only on the monitored one
 QUEUES = ("droptail", "fq")
@@ -164,13 +166,8 @@ def build_topology(p):
 
 
 def controller_and_recovery(p):
-    from simulator.tcp import recovery
-    from simulator.tcp.cc import aimd, vegas
-    a = p["algorithm"]
-    if a == "vegas":
-        cc = vegas.make(alpha=1, beta=3, gamma=1, use_srtt=False, ns3_ssthresh=False)
-        return cc, recovery.RenoRecovery()
-    return aimd.RenoGrowth(a), (recovery.NewRenoRecovery() if a == "newreno" else recovery.RenoRecovery())
+    """One flow's algorithm on NS-2's one-way agent: no SACK, the algorithm's own recovery."""
+    return catalogue.build(p["algorithm"], STACK)
 
 
 def run(params, key):

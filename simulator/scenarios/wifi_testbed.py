@@ -27,8 +27,10 @@ import numpy as np
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
 from simulator.params import Param, defaults_of
+from simulator.tcp.cc import catalogue
+from simulator.scenarios.dumbbell import MAX_CLASSIC_PACKETS
 
-ALGORITHMS = ("bbr", "cubic", "reno", "vegas")
+ALGORITHMS = catalogue.names_for(catalogue.Stack("linux", sack=True))   # simulator/tcp/cc/catalogue/
 LINK_SETUPS = ("eth_wifi", "wifi_wifi")
 CROSS_MODES = ("poisson", "onoff")      # UDP-like cross traffic: Poisson, or on-off (mean 0.5 s each)
 BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
@@ -61,7 +63,7 @@ PARAMS = (
           help='s between capacity redraws'),
     Param('ap_buffer_pkts', schema={'type': 'integer', 'minimum': 1, 'maximum': 1000000}, default=1000, unit='packets',
           help='access point transmit queue'),
-    Param('background_cc', schema={'enum': ['bbr', 'cubic', 'reno', 'vegas']}, default='cubic',
+    Param('background_cc', schema={'enum': list(ALGORITHMS)}, default='cubic',
           help='algorithm of the background flows'),
     Param('capacity_schedule', default=None, in_grid=False,
           schema={'type': 'array', 'minItems': 1, 'items': {'type': 'array', 'minItems': 2, 'maxItems': 2, 'items': {'type': 'number', 'minimum': 0, 'maximum': 100000}}},
@@ -107,9 +109,8 @@ def build_topology(p):
 
 
 def controller(name, key, flow):
-    from simulator.scenarios.dumbbell import controller as qt_controller
-    return qt_controller({"algorithm": name, "stack": "linux", "hystart": True, "alpha": 1.2},
-                         flow, key)
+    """(controller, recovery) of one flow: Linux's details, HyStart on, QtCol's alpha 1.2."""
+    return catalogue.build(name, catalogue.Stack("linux", sack=True, hystart=True, alpha=1.2, key=key, flow=flow))
 
 
 def wireless_links(sim, topo):
@@ -185,11 +186,14 @@ def run(params, key):
         onoff = p["cross_mode"] == "onoff"
         udp = [{"src": "client", "dst": "server", "size": WIRE, "mode": p["cross_mode"],
                 "rate_bps": p["cross_mbps"] * 1e6 * (2.0 if onoff else 1.0), "on": 0.5, "off": 0.5}]
-    sim = FlowModel(key, [controller(a, key, i) for i, a in enumerate(algos)], udp=udp,
+    ccs, recs = zip(*[controller(a, key, i) for i, a in enumerate(algos)])
+    classic = any(r is not None for r in recs)     # Tahoe: the cumulative-ACK sender
+    sim = FlowModel(key, list(ccs), udp=udp, recoveries=list(recs) if classic else None,
                    duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
                    data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
                    monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
-                   tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04})
+                   tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04,
+                        "init_cwnd": 10.0, "packets": MAX_CLASSIC_PACKETS})
     sim.set_medium([x for pair in wireless_links(sim, topo) for x in pair])   # one Wi-Fi channel
     impair(sim, topo, p, key)
     sim.set_schedule(capacity_schedule(sim, topo, p, key))

@@ -1,0 +1,96 @@
+"""The algorithm catalogue: every congestion-control algorithm a study may name, one module each.
+
+Each module declares NAME, DESCRIPTION (one line), PARAMS (study parameters it reads, with
+defaults and ranges; simulator/params.py), RECOVERY (its loss recovery on a sender without SACK:
+tahoe, reno or newreno), SACK (False: it never runs on the SACK sender), NEEDS_RATE_SAMPLES (it
+needs the SACK sender's delivery-rate samples and pacing), and `make(stack)` returning its window
+controller for one flow. NETWORK algorithms run in every network model; PUBLISHED ones are the
+M/M/1 paper's code, run by that model's as_published variant. The compiled
+implementations live beside this package (simulator/tcp/cc/*.pyx), the hooks in base.pxd.
+
+A model describes its TCP stack once (Stack below); `build(name, stack)` gives the controller and,
+for a sender without SACK, the recovery object. So a name means one thing in every model: the
+same window algorithm, with the stack's own loss-recovery machinery (RFC 6675 SACK recovery in
+the Linux- and ns-3-like stacks; the algorithm's declared recovery in NS-2's one-way agents and
+the textbook M/M/1 sender), as in Linux and ns-3, where congestion control and loss recovery are
+separate modules.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+# network algorithms first, in the order the report lists them; then the M/M/1 paper's published code
+NETWORK = ("tahoe", "reno", "newreno", "cubic", "vegas", "bbr", "qtcol", "qtcolfair")
+PUBLISHED = ("published_tahoe", "published_reno", "published_cubic")
+NAMES = NETWORK + PUBLISHED
+
+
+@dataclass(frozen=True)
+class Stack:
+    """What a model's TCP stack is: whose details the algorithms follow and what its sender offers.
+
+    name: "ns3" or "linux" (the QtColFair, Mininet and testbed models), "ns2" (NS-2's one-way
+    agents), "textbook" (the M/M/1 model's RFC sender); sack: the sender keeps a SACK scoreboard,
+    takes delivery-rate samples and paces; key/flow: the run key and flow index, for algorithms
+    that draw a random start (BBR's gain-cycle phase) from the run's own streams.
+    """
+    name: str
+    sack: bool
+    hystart: bool = False
+    alpha: float = 1.2
+    key: str = ""
+    flow: int = 0
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    description: str
+    params: tuple
+    recovery: str | None
+    sack: bool
+    needs_rate_samples: bool
+    family: str          # "network" or "published"
+    module: object
+
+    def runs_on(self, stack: Stack) -> bool:
+        """Whether this stack's sender gives the algorithm what it needs."""
+        return stack.sack or not self.needs_rate_samples
+
+    def make(self, stack: Stack):
+        return self.module.make(stack)
+
+
+@lru_cache(maxsize=None)
+def algorithm(name: str) -> Algorithm:
+    """The catalogue entry `name`; ValueError naming the known algorithms otherwise."""
+    if name not in NAMES:
+        raise ValueError(f"algorithm {name!r} unknown; allowed: {', '.join(NAMES)}")
+    m = importlib.import_module(f"{__name__}.{name}")
+    return Algorithm(m.NAME, m.DESCRIPTION, tuple(getattr(m, "PARAMS", ())), getattr(m, "RECOVERY", None),
+                     getattr(m, "SACK", True), getattr(m, "NEEDS_RATE_SAMPLES", False),
+                     "published" if name in PUBLISHED else "network", m)
+
+
+def names_for(stack: Stack) -> tuple:
+    """The network algorithms a stack runs (every one, unless its sender lacks what one needs)."""
+    return tuple(n for n in NETWORK if algorithm(n).runs_on(stack))
+
+
+def recovery(name: str):
+    """A fresh loss-recovery object of kind `name` (tahoe, reno, newreno)."""
+    from simulator.tcp import recovery as r
+    return {"tahoe": r.TahoeRecovery, "reno": r.RenoRecovery, "newreno": r.NewRenoRecovery}[name]()
+
+
+def build(name: str, stack: Stack):
+    """(controller, recovery) of algorithm `name` for one flow of `stack`; recovery is None when the
+    flow runs on the SACK sender, which does its own (RFC 6675) recovery."""
+    a = algorithm(name)
+    if not a.runs_on(stack):
+        raise ValueError(f"algorithm {name!r} needs delivery-rate samples and pacing, which the "
+                         f"{stack.name} stack's sender does not take; allowed: {', '.join(names_for(stack))}")
+    on_sack = stack.sack and a.sack
+    return a.make(stack), (None if on_sack or a.recovery is None else recovery(a.recovery))

@@ -1,0 +1,11 @@
+"""The M/M/1 paper's published Tahoe, as its code runs (simulator/tcp/cc/published.pyx, read in
+book/published_code.md): its own window rules, not RFC Tahoe; only in the M/M/1 model's
+as_published variant."""
+NAME = "published_tahoe"
+DESCRIPTION = "the M/M/1 paper's published Tahoe code"
+SACK = False
+
+
+def make(stack):
+    from simulator.tcp.cc.published import PublishedTahoe
+    return PublishedTahoe()
