@@ -88,7 +88,8 @@ DESCRIPTIONS = {
 }
 
 
-def _scenario(name):
+def scenario(name):
+    """The module of packet-network model `name` (simulator/scenarios/)."""
     from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
     return {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[name]
 
@@ -100,7 +101,7 @@ def model(name: str) -> Model:
     if name == "mm1":
         algorithms = tuple(dict.fromkeys(a for v in VARIANTS for a in ALGORITHMS[v]))
         return Model(name, DESCRIPTIONS[name], MM1_PARAMS, algorithms)
-    mod = _scenario(name)
+    mod = scenario(name)
     return Model(name, DESCRIPTIONS[name], mod.PARAMS, tuple(mod.ALGORITHMS))
 
 
@@ -110,9 +111,9 @@ def run(params: dict, seed: int) -> dict:
     if model not in MODELS:
         raise ValueError(f"model {model!r} unknown; allowed: {', '.join(MODELS)}")
     if model != "mm1":
-        scenario = _scenario(model)
-        p = scenario.params_with_defaults(params)
-        return scenario.run(p, run_key(p, seed))
+        mod = scenario(model)
+        p = mod.params_with_defaults(params)
+        return mod.run(p, run_key(p, seed))
     p = mm1_params(params)
     key = run_key({k: v for k, v in p.items()}, seed)
     if p["variant"] == "as_published":

@@ -25,6 +25,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from simulator.run_limits import trace_problem
 from simulator.safe_yaml import Loader as _Loader  # study and config files
 
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
@@ -452,8 +453,9 @@ def _check_semantics(s: Study) -> None:
                 f"{', '.join(required)} from grid: or fixed:" + (" (theta: null means no deadline)" if s.model == "mm1" else "")
             )
     _check_exclude(s)
-    if s.model in SCENARIO_MODELS:
-        _check_scenario(s)
+    if s.model != "mm1":
+        from simulator.point_checks import check_network_points   # it imports this module's StudyError
+        check_network_points(s)
         return
 
     _, algos = _registry()
@@ -472,57 +474,8 @@ def _check_semantics(s: Study) -> None:
                 f"allowed values: {', '.join(allowed)}. To skip the combination add "
                 f"exclude: [{{variant: {variant}, algorithm: {algorithm}}}]"
             )
-        if s.trace and p.params["N"] > MAX_TRACED_PACKETS:
-            raise StudyError(f"{f}: trace: true with N = {p.params['N']} at point {p.path!r}; allowed values: "
-                             f"N <= {MAX_TRACED_PACKETS} when traces are recorded (a trace keeps a point per "
-                             f"window change, so its memory grows with N)")
-    if not s.points():
-        raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
-
-
-def _scenario_module(model):
-    from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
-    return {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[model]
-
-
-SCENARIO_MODELS = ("dumbbell", "ns2", "testbed")
-# a run keeps one sample per interval: bounding the count bounds its memory
-SAMPLE_INTERVALS = ("sample_interval", "snapshot_interval", "ping_interval")
-MAX_SAMPLES = 100_000
-MAX_FLOW_SAMPLES = 1_000_000    # flows x samples: every flow keeps one sample per interval
-MAX_TRACED_PACKETS = 100_000    # N of an M/M/1 run that records its cwnd trace
-
-
-def _check_scenario(s: Study) -> None:
-    """Algorithm names of a packet-network model, and parameter combinations that cannot run
-    (each point goes through the model's own params_with_defaults, as a job would)."""
-    mod = _scenario_module(s.model)
-    f = s.file
-    for p in s.points():
-        algorithm = p.params["algorithm"]
-        if algorithm not in mod.ALGORITHMS:
-            where = (f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid
-                     else "fixed.algorithm")
-            raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model {s.model}"
-                             f"{nearest(algorithm, mod.ALGORITHMS)}; allowed values: "
-                             f"{', '.join(mod.ALGORITHMS)}")
-        full = {**mod.DEFAULTS, **p.params}
-        if "warmup" in full and full["warmup"] >= full["duration"]:
-            raise StudyError(f"{f}: warmup: {full['warmup']} s is not shorter than duration "
-                             f"{full['duration']} s at point {p.path!r}; allowed values: 0 <= warmup < duration")
-        for key in SAMPLE_INTERVALS:
-            if key in full and full["duration"] / full[key] > MAX_SAMPLES:
-                raise StudyError(f"{f}: {key}: {full[key]} s gives {full['duration'] / full[key]:.0f} samples over "
-                                 f"duration {full['duration']} s at point {p.path!r}; allowed values: duration / {key} "
-                                 f"<= {MAX_SAMPLES} (a run's memory grows with its samples)")
-        flows = int(full.get("flows", 1))
-        if flows * full["duration"] / full["sample_interval"] > MAX_FLOW_SAMPLES:
-            raise StudyError(f"{f}: flows: {flows} flows x {full['duration'] / full['sample_interval']:.0f} samples "
-                             f"(duration / sample_interval) at point {p.path!r}; allowed values: flows x duration / "
-                             f"sample_interval <= {MAX_FLOW_SAMPLES} (every flow keeps one sample per interval)")
-        try:
-            mod.params_with_defaults(p.params)
-        except ValueError as e:
-            raise StudyError(f"{f}: point {p.path!r}: {e}") from None
+        problem = s.trace and trace_problem(p.params["N"], p.path)
+        if problem:
+            raise StudyError(f"{f}: {problem}")
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")

@@ -2,22 +2,15 @@
 
 With `topology=` (simulator/net/topology.py) the same event loop runs flows between any hosts of
 any topology on shortest-path routes (`flow_ends`, `start_times`, `stop_times`, `monitor` for the
-sampled link).  Besides the SACK TCP flows it carries:
-  * classic flows (`recoveries=`: a Reno/NewReno loss-recovery plug-in per flow, as NS-2's
+sampled link); links and routes: simulator/models/flow_routes.py.  Besides the SACK TCP flows:
+  * classic flows (`recoveries=`: a Tahoe/Reno/NewReno loss-recovery plug-in per flow, as NS-2's
     one-way agents: cumulative ACKs for every packet, no SACK, a receive-window cap);
   * UDP-like cross traffic (`udp=`: Poisson or on-off packet sources at a set rate);
-  * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end; RTT and
-    loss as ping measures them).
-
-    sender_i --access--> R1 ==bottleneck==> R2 --access--> receiver_i   (and the reverse path)
-
-Flow i starts at i * start_interval s.  Each link: rate (bit/s), propagation delay, DropTail
-buffer.  A schedule may change the bottleneck's rate (forward direction) or delay (both
-directions) during the run.  Every `sample_interval` s the model records per-flow cwnd, data in
-flight, smoothed RTT and delivered packets, and the bottleneck queue (time-weighted samples).
+  * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end).
+Flow i starts at i * start_interval s.  A schedule may change the bottleneck's rate (forward
+direction) or delay (both directions) during the run.  Every `sample_interval` s the model records
+per-flow cwnd, data in flight, smoothed RTT and delivered packets, and the bottleneck queue.
 """
-import math
-
 import numpy as np
 
 from libc.math cimport INFINITY
@@ -26,6 +19,7 @@ from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
 from simulator.core.trace cimport Trace
+from simulator.models.flow_routes import build_dumbbell, build_topology, link_id
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
 from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
@@ -123,13 +117,19 @@ cdef class FlowModel:
             if None in dumbbell:
                 raise ValueError("the built-in dumbbell needs bottleneck_bps, bottleneck_delay and buffer_pkts "
                                  "(or give topology=)")
-            self._build_dumbbell(float(bottleneck_bps), float(bottleneck_delay), int(buffer_pkts),
-                                 access_bps, access_delay)
+            self.bottleneck_fwd, self.bottleneck_rev = build_dumbbell(
+                self.net, (PKT_DATA, PKT_ACK), self.n, float(bottleneck_bps), float(bottleneck_delay),
+                int(buffer_pkts), access_bps, access_delay)
         else:
             if dumbbell != (None, None, None):
                 raise ValueError("bottleneck_bps, bottleneck_delay and buffer_pkts describe the built-in dumbbell; "
                                  "with topology= the links are the topology's")
-            self._build_topology(topology, flow_ends, monitor)
+            if flow_ends is None or len(flow_ends) != self.n:
+                raise ValueError(f"a topology run needs (source, destination) for each of the {self.n} flows")
+            ends = list(flow_ends) + [(u["src"], u["dst"]) for u in self.udp] \
+                + [(pr["src"], pr["dst"]) for pr in self.probes]
+            self.link_ids, self.bottleneck_fwd, self.bottleneck_rev = build_topology(
+                self.net, (PKT_DATA, PKT_ACK), topology, ends, monitor)
         self.start_times = list(start_times) if start_times is not None else \
             [i * start_interval for i in range(self.n)]
         if len(self.start_times) != self.n:
@@ -321,12 +321,7 @@ cdef class FlowModel:
 
     def link_id(self, a, b):
         """Network id of the one-way link a -> b of the topology."""
-        for i, l in enumerate(self.topology.links):
-            if (l.a, l.b) == (a, b):
-                return self.link_ids[(i, 0)]
-            if (l.a, l.b) == (b, a):
-                return self.link_ids[(i, 1)]
-        raise ValueError(f"{a!r}-{b!r} is not a link of topology {self.topology.name}")
+        return link_id(self.topology, self.link_ids, a, b)
 
     def set_medium(self, links):
         """These network links share one half-duplex channel (see Network.set_medium)."""
@@ -340,39 +335,6 @@ cdef class FlowModel:
             self.net.set_loss(link, loss)
         if jitter is not None:
             self.net.set_jitter(link, jitter)
-
-    def _build_dumbbell(self, double bottleneck_bps, double bottleneck_delay, long buffer_pkts,
-                        double access_bps, double access_delay):
-        big = 1 << 20      # access links and the reverse path never drop in this scenario
-        self.bottleneck_fwd = self.net.add_link(bottleneck_bps, bottleneck_delay, buffer_pkts)
-        self.bottleneck_rev = self.net.add_link(bottleneck_bps, bottleneck_delay, big)
-        for i in range(self.n):
-            a_in = self.net.add_link(access_bps, access_delay, big)
-            a_out = self.net.add_link(access_bps, access_delay, big)
-            b_in = self.net.add_link(access_bps, access_delay, big)
-            b_out = self.net.add_link(access_bps, access_delay, big)
-            self.net.set_route(i, PKT_DATA, [a_in, self.bottleneck_fwd, a_out])
-            self.net.set_route(i, PKT_ACK, [b_in, self.bottleneck_rev, b_out])
-
-    def _build_topology(self, topology, flow_ends, monitor):
-        """Any Topology (simulator/net/topology.py): flow i runs from flow_ends[i][0] to
-        flow_ends[i][1] on shortest paths; `monitor` (a, b) names the link whose queue is sampled
-        and whose rate/delay the schedule changes."""
-        if flow_ends is None or len(flow_ends) != self.n:
-            raise ValueError(f"a topology run needs (source, destination) for each of the {self.n} flows")
-        ids = topology.install(self.net)
-        self.link_ids = ids
-        ends = list(flow_ends) + [(u["src"], u["dst"]) for u in self.udp] \
-            + [(pr["src"], pr["dst"]) for pr in self.probes]
-        for i, (src, dst) in enumerate(ends):
-            self.net.set_route(i, PKT_DATA, [ids[h] for h in topology.hops(src, dst)])
-            self.net.set_route(i, PKT_ACK, [ids[h] for h in topology.hops(dst, src)])
-        a, b = monitor if monitor is not None else tuple(topology.path(*flow_ends[0])[1:3])
-        matches = [i for i, l in enumerate(topology.links) if (l.a, l.b) in ((a, b), (b, a))]
-        if not matches:
-            raise ValueError(f"monitor {a!r}-{b!r} is not a link of topology {topology.name}")
-        d = 0 if topology.links[matches[0]].a == a else 1
-        self.bottleneck_fwd, self.bottleneck_rev = ids[(matches[0], d)], ids[(matches[0], 1 - d)]
 
     def run(self):
         cdef Event ev
