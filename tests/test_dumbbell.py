@@ -37,7 +37,7 @@ def test_five_flows_share_fairly_under_qtcolfair():
 
 def test_same_seed_same_result_and_bad_names_rejected():
     assert run(algorithm="bbr") == run(algorithm="bbr")
-    with pytest.raises(ValueError, match="allowed: newreno, reno, cubic, bbr, vegas, qtcol, qtcolfair"):
+    with pytest.raises(ValueError, match="allowed: tahoe, reno, newreno, cubic, vegas, bbr, qtcol, qtcolfair"):
         run(algorithm="reno2")
 
 

@@ -47,7 +47,7 @@ def test_newreno_recovers_better_than_tahoe_at_high_load():
 
 
 def test_bad_parameters_are_rejected_with_allowed_values():
-    with pytest.raises(ValueError, match="allowed: none, tahoe, reno, newreno, cubic"):
-        simulator.run(params(algorithm="vegas"), 0)
+    with pytest.raises(ValueError, match="allowed: none, tahoe, reno, newreno, cubic, vegas, qtcol, qtcolfair"):
+        simulator.run(params(algorithm="bbr"), 0)
     with pytest.raises(ValueError, match="prop_delay"):
         simulator.run(params(prop_delay=-1), 0)

@@ -26,7 +26,7 @@ def test_several_grids_give_the_union_of_their_points(tmp_path):
 
 @pytest.mark.parametrize("mutate,expected", [
     (lambda d: d["grids"][0].update(algorithm=["cubic", "bbrr"]), ["grids[0].algorithm[1]", "'bbrr'", "allowed values"]),
-    (lambda d: d["grids"][0].update(algorithm=["tahoe"]), ["'tahoe' is not an algorithm of model dumbbell", "allowed values: newreno, reno, cubic, bbr"]),
+    (lambda d: d["grids"][0].update(algorithm=["none"]), ["'none' is not an algorithm of model dumbbell", "allowed values: tahoe, reno, newreno, cubic, vegas, bbr"]),
     (lambda d: d["grids"][1].update(alpha=[1.0]), ["grids[1].alpha[0]", "allowed values: numbers > 1"]),
     (lambda d: d["fixed"].update(warmup=10), ["warmup", "not shorter than duration", "allowed values: 0 <= warmup < duration"]),
     (lambda d: d["fixed"].update(change="jitter"), ["fixed.change", "'jitter'", "allowed values: static, bandwidth, delay"]),
