@@ -11,6 +11,9 @@ One module per idea; the workflow's rules and the notebooks only call these:
     claims_common    shared pieces of the per-paper claim modules below
     claims_mininet, claims_ns2, claims_testbed   those papers' claims
     scorecard        merges every paper's rows into results/scorecard.csv (command line)
+    claims_view      a chapter's claim rows as the scorecard decided them (chapters never decide)
+    chapter          what every chapter notebook does: save figures, captions, tables with downloads
+    figures_<chapter>  each chapter's figures and tables (figures_mininet, ...)
     style            one colour and label per algorithm across the book
     book             assembles and builds the Jupyter Book
     rule_params      parameter helpers of workflow/rules/report.smk

@@ -1,0 +1,74 @@
+"""What every chapter notebook does around its figures and tables: where figures and downloads go,
+saving a figure as PNG and SVG, captions, download links, and tables shown with their CSV.
+
+A notebook opens one Chapter with its papermill parameters and then only calls into the report
+package:
+
+    ch = Chapter(figures_dir, downloads_dir, downloads_url)
+    ch.figure(fig, "throughput_cwnd")
+    ch.caption("Figure: ...")
+    ch.table(frame, "summary.csv", "Mean over 10 seeds with 95% CI.")
+"""
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+from simulator.report import io, style
+
+
+def files(given, pattern) -> list:
+    """The papermill-given file list, or every file matching `pattern` when none was given."""
+    return list(given) if given else sorted(glob.glob(pattern))
+
+
+class Chapter:
+    """Output folders of one chapter; figures and tables land there and are shown in the notebook."""
+
+    def __init__(self, figures_dir, downloads_dir, downloads_url):
+        import matplotlib.pyplot as plt
+
+        style.apply(plt)
+        self.figures_dir = Path(figures_dir)
+        self.downloads_dir = Path(downloads_dir)
+        self.downloads_url = downloads_url
+        self.figures_dir.mkdir(parents=True, exist_ok=True)
+        self.downloads_dir.mkdir(parents=True, exist_ok=True)
+
+    def figure(self, fig, name) -> None:
+        """Save `fig` as <name>.png and <name>.svg and show it."""
+        import matplotlib.pyplot as plt
+
+        fig.savefig(self.figures_dir / f"{name}.png", bbox_inches="tight")
+        fig.savefig(self.figures_dir / f"{name}.svg", bbox_inches="tight")
+        plt.show()
+
+    @staticmethod
+    def caption(text) -> None:
+        """An italic caption under the figure or table just shown."""
+        from IPython.display import Markdown, display
+
+        display(Markdown(f"*{text}*"))
+
+    @staticmethod
+    def markdown(text) -> None:
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
+
+    def download_link(self, name, label="Download as CSV") -> str:
+        return f'<a href="{self.downloads_url}/{name}" download>{label}</a>'
+
+    def save_download(self, frame, name, index=False) -> None:
+        """Write `frame` as downloads/<name> (atomically), without showing it."""
+        io.write_atomic(self.downloads_dir / name, lambda tmp: frame.to_csv(tmp, index=index))
+
+    def table(self, frame, name, note="", index=False, float_format=None) -> None:
+        """Show `frame` as an HTML table, write it as downloads/<name>, and the note under it with the
+        download link where the note says {link} (at its end otherwise)."""
+        from IPython.display import HTML, display
+
+        self.save_download(frame, name, index=index)
+        display(HTML(frame.to_html(index=index, float_format=float_format, classes="repro")))
+        link = self.download_link(name)
+        self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())

@@ -1,0 +1,77 @@
+"""The chapter helpers of the report package: claim rows as the scorecard decided them, the Mininet
+chapter's figure and summary, and a chapter's downloads."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from simulator.report import chapter, claims_view, figures_mininet  # noqa: E402
+
+CLAIMS_YAML = """claims:
+  - {id: mn-1, paper: mininet, claim: CUBIC first., stated_in: Fig. 1, studies: [s], metrics: [m]}
+  - {id: mn-2, paper: mininet, claim: Vegas calm., stated_in: Fig. 2, studies: [s], metrics: [m]}
+  - {id: tb-1, paper: testbed, claim: Other paper., stated_in: Fig. 3, studies: [s], metrics: [m]}
+"""
+
+
+def card():
+    rows = [("mininet", "mn-2", "static", "reproduced"), ("mininet", "mn-1", "static", "inconclusive"),
+            ("testbed", "tb-1", "sim", "reproduced"), ("mininet", "Table x", "static", "inside")]
+    return pd.DataFrame([{"paper": p, "item": i, "variant": v, "verdict": d, "metric": "m", "ours_mean": 1.0,
+                          "ci_low": 0.5, "ci_high": 1.5, "n_seeds": 10} for p, i, v, d in rows])
+
+
+def test_chapter_claims_keeps_the_papers_claims_in_file_order(tmp_path):
+    f = tmp_path / "claims.yaml"
+    f.write_text(CLAIMS_YAML)
+    notes = pd.DataFrame([{"item": "mn-1", "variant": "static", "verdict": "inconclusive", "note": "why 1"},
+                          {"item": "mn-2", "variant": "static", "verdict": "reproduced", "note": "why 2"}])
+    rows = claims_view.chapter_claims(card(), notes, f, "mininet")
+    assert rows["claim"].tolist() == ["mn-1", "mn-2"]
+    assert rows["note"].tolist() == ["why 1", "why 2"]
+    assert rows["the paper says"].iloc[0] == "CUBIC first. (Fig. 1)"
+    assert list(rows.columns) == claims_view.COLUMNS
+
+
+def mininet_tables():
+    rows = []
+    for change in figures_mininet.CHANGES:
+        for alg in figures_mininet.ALGS:
+            for metric in figures_mininet.SUMMARY_METRICS:
+                rows.append({"study": figures_mininet.STUDY, "change": change, "algorithm": alg, "metric": metric,
+                             "mean": 2.0, "ci_low": 1.0, "ci_high": 3.0, "n": 10})
+    return pd.DataFrame(rows)
+
+
+def test_mininet_summary_has_one_row_per_point_and_a_column_per_metric():
+    wide = figures_mininet.summary(mininet_tables())
+    assert len(wide) == len(figures_mininet.CHANGES) * len(figures_mininet.ALGS)
+    assert list(wide.columns) == list(figures_mininet.SUMMARY_METRICS.values())
+    assert set(wide.iloc[0]) == {"2 [1, 3]"}
+    assert figures_mininet.n_seeds(mininet_tables()) == 10
+
+
+@pytest.mark.parametrize("missing", [None, "vegas"])
+def test_mininet_figure_draws_each_traced_algorithm_once_per_panel(missing):
+    rows = [{"algorithm": a, "change": c, "seed": s, "t": t, "throughput_mbps_0": 5.0, "cwnd_0": 10.0}
+            for a in figures_mininet.ALGS if a != missing for c in figures_mininet.CHANGES
+            for s in (1, 2) for t in (0.1, 0.2)]
+    fig = figures_mininet.throughput_cwnd(pd.DataFrame(rows))
+    expected = [figures_mininet.style.label(a) for a in figures_mininet.ALGS if a != missing]
+    for ax in fig.axes:
+        labels = [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("link")]
+        assert labels == expected
+
+
+def test_chapter_writes_downloads_and_figures(tmp_path):
+    ch = chapter.Chapter(tmp_path / "fig", tmp_path / "dl", "_static/dl")
+    ch.save_download(pd.DataFrame({"a": [1]}), "x.csv")
+    assert (tmp_path / "dl" / "x.csv").read_text() == "a\n1\n"
+    import matplotlib.pyplot as plt
+
+    ch.figure(plt.figure(), "f")
+    assert (tmp_path / "fig" / "f.png").exists() and (tmp_path / "fig" / "f.svg").exists()
+    assert ch.download_link("x.csv") == '<a href="_static/dl/x.csv" download>Download as CSV</a>'
+    assert chapter.files(["b", "a"], "*") == ["b", "a"]
