@@ -11,7 +11,7 @@ import time
 import simulator
 from simulator.core.seeding import run_key
 from simulator.interpreted import mm1_published as interpreted
-from simulator.registry import mm1_params
+from simulator.registry import resolve
 
 
 def best_time(fn, repeat):
@@ -36,7 +36,7 @@ def main():
         p = {"model": "mm1", "variant": "as_published", "algorithm": alg, "lambda": 10, "mu": 10,
              "K": 5, "theta": 1, "N": args.packets}
         t_c, out = best_time(lambda: simulator.run(p, 0), args.repeat)
-        key = run_key(mm1_params(p), 0)
+        key = run_key(resolve(p), 0)
         t_i, ref = best_time(lambda: interpreted.run(key, 10.0, 10.0, 5, 1.0, args.packets, alg),
                              args.repeat)
         assert ref["throughput"] == out["metrics"]["throughput"], "paths disagree"

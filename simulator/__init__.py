@@ -4,4 +4,4 @@
 """
 __version__ = "0.3.1"
 
-from simulator.registry import ALGORITHMS, MODELS, VARIANTS, run  # noqa: E402,F401
+from simulator.registry import MODELS, run  # noqa: E402,F401

@@ -82,3 +82,26 @@ def study_schema_params(models) -> dict:
                 frag["description"] = p.describe()
             out[p.name], owner[p.name] = frag, m.name
     return out
+
+
+def with_defaults(defaults: dict, params: dict) -> dict:
+    """A model's declared defaults overridden by a run's parameters (None keeps a default): the one
+    place defaults are applied, through each model's params_with_defaults."""
+    p = dict(defaults)
+    p.update({k: v for k, v in params.items() if v is not None or k not in defaults})
+    return p
+
+
+def check_choice(p: dict, key: str, allowed, model: str) -> None:
+    """A named choice (algorithm, topology, ...) is one the model offers."""
+    if p.get(key) not in allowed:
+        raise ValueError(f"{key} {p.get(key)!r} unknown for model {model}; allowed: {', '.join(allowed)}")
+
+
+def check_span(p: dict) -> None:
+    """A run lasts some time, and its warm-up (excluded from the summaries) ends before it does."""
+    if not p["duration"] > 0:
+        raise ValueError(f"duration: {p['duration']} s; allowed values: duration > 0")
+    if not 0 <= p["warmup"] < p["duration"]:
+        raise ValueError(f"warmup: {p['warmup']} s is not shorter than duration {p['duration']} s; "
+                         f"allowed values: 0 <= warmup < duration")

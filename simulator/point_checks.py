@@ -9,7 +9,7 @@ from simulator.study import Study, StudyError, nearest
 
 def check_network_points(s: Study) -> None:
     """Algorithm names of a packet-network model, and parameter combinations that cannot run
-    (each point goes through the model's own params_with_defaults, as a job would)."""
+    (each point goes through the model's own params_with_defaults, as registry.run does)."""
     mod = scenario(s.model)
     f = s.file
     for p in s.points():
@@ -20,16 +20,12 @@ def check_network_points(s: Study) -> None:
             raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model {s.model}"
                              f"{nearest(algorithm, mod.ALGORITHMS)}; allowed values: "
                              f"{', '.join(mod.ALGORITHMS)}")
-        full = {**mod.DEFAULTS, **p.params}
-        if "warmup" in full and full["warmup"] >= full["duration"]:
-            raise StudyError(f"{f}: warmup: {full['warmup']} s is not shorter than duration "
-                             f"{full['duration']} s at point {p.path!r}; allowed values: 0 <= warmup < duration")
+        try:
+            full = mod.params_with_defaults(p.params)
+        except ValueError as e:
+            raise StudyError(f"{f}: point {p.path!r}: {e}") from None
         problem = sample_problem(full, p.path)
         if problem:
             raise StudyError(f"{f}: {problem}")
-        try:
-            mod.params_with_defaults(p.params)
-        except ValueError as e:
-            raise StudyError(f"{f}: point {p.path!r}: {e}") from None
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")

@@ -88,12 +88,10 @@ def _allowed(choices) -> str:
 
 
 def _registry():
-    """(variants, {variant: [algorithms]}) from the simulator package."""
-    import simulator
+    """(variants, {variant: [algorithms]}) of the M/M/1 model (simulator/scenarios/mm1_queue.py)."""
+    from simulator.scenarios import mm1_queue
 
-    algos = {v: list(a) for v, a in simulator.ALGORITHMS.items()}
-    variants = list(getattr(simulator, "VARIANTS", algos))
-    return variants, algos
+    return list(mm1_queue.VARIANTS), {v: list(a) for v, a in mm1_queue.ALGORITHMS_OF.items()}
 
 
 def load_schema() -> dict:
@@ -105,7 +103,7 @@ def load_schema() -> dict:
     schema = json.loads(SCHEMA_PATH.read_text())
     models = [registry.model(m) for m in registry.MODELS]
     params = study_schema_params(models)
-    params["variant"] = {"enum": list(registry.VARIANTS)}
+    params["variant"] = {"enum": list(registry.scenario("mm1").VARIANTS)}
     params["algorithm"] = {"enum": list(dict.fromkeys(a for m in models for a in m.algorithms))}
     schema["$defs"]["param"] = params
     schema["$defs"]["grid"]["properties"] = {

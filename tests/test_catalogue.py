@@ -9,6 +9,7 @@ import pytest
 import simulator
 from simulator import registry
 from simulator.report import style
+from simulator.scenarios import mm1_queue
 from simulator.tcp import recovery
 from simulator.tcp.cc import catalogue
 from simulator.tcp.cc.aimd import RenoGrowth
@@ -81,8 +82,8 @@ def test_models_take_their_algorithm_lists_from_the_catalogue():
     assert set(registry.model("dumbbell").algorithms) == network
     assert set(registry.model("testbed").algorithms) == network
     assert set(registry.model("ns2").algorithms) == network - {"bbr"}
-    assert set(registry.ALGORITHMS["standard"]) == (network - {"bbr"}) | {"none"}
-    assert registry.ALGORITHMS["as_published"] == ["none", "tahoe", "reno", "cubic"]
+    assert set(mm1_queue.ALGORITHMS_OF["standard"]) == (network - {"bbr"}) | {"none"}
+    assert mm1_queue.ALGORITHMS_OF["as_published"] == ["none", "tahoe", "reno", "cubic"]
 
 
 def test_every_algorithm_has_one_colour_and_label_in_the_book():

@@ -7,7 +7,8 @@ import simulator
 from simulator.core.seeding import run_key
 from simulator.interpreted import mm1_published as interpreted
 from simulator.models.mm1_published import PublishedMM1
-from simulator.registry import mm1_params
+from simulator.registry import resolve
+from simulator.scenarios.mm1_queue import ALGORITHMS_OF
 from simulator.tcp.cc.base import CongestionControl
 
 
@@ -54,7 +55,7 @@ def test_throughput_divides_by_last_event_including_idle_deadline_timers():
 
 
 def test_no_retransmission_served_plus_dropped_is_n():
-    for alg in simulator.ALGORITHMS["as_published"]:
+    for alg in ALGORITHMS_OF["as_published"]:
         for seed in range(5):
             m = simulator.run(params(algorithm=alg, K=2, **{"lambda": 15}), seed)["metrics"]
             assert m["served"] + m["dropped"] == 500
@@ -81,7 +82,7 @@ def test_interpreted_twin_is_bit_identical(alg):
     for seed in range(3):
         p = params(algorithm=alg, **{"lambda": 15})
         compiled = simulator.run(p, seed)["metrics"]
-        twin = interpreted.run(run_key(mm1_params(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
+        twin = interpreted.run(run_key(resolve(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
         for k, v in twin.items():
             assert compiled[k] == v, (alg, seed, k)
 

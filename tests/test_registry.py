@@ -27,7 +27,7 @@ def test_defaults_are_the_declared_ones_and_runs_start_from_them():
         assert mod.DEFAULTS == registry.model(m).defaults()
         p = mod.params_with_defaults({"algorithm": mod.ALGORITHMS[0]})
         assert all(p[k] == v for k, v in mod.DEFAULTS.items() if k not in ("flows",)), m
-    assert registry.MM1_DEFAULTS == registry.model("mm1").defaults()
+    assert registry.scenario("mm1").DEFAULTS == registry.model("mm1").defaults()
     assert registry.model("mm1").required == ("variant", "algorithm", "lambda", "mu", "K", "theta", "N")
 
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from simulator.core.rng import Stream
-from simulator.params import Param, defaults_of
+from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
 from simulator.tcp.cc import catalogue
 from simulator.tcp.cc.catalogue.cubic import PARAMS as CUBIC_PARAMS
 from simulator.tcp.cc.catalogue.qtcol import ALPHA
@@ -60,6 +60,7 @@ PARAMS = (
     Param('fluct_sd', schema={'type': 'number', 'minimum': 0, 'maximum': 10}, default=0.3,
           help='relative standard deviation of the capacity (change: fluctuating)'),
 )
+DESCRIPTION = "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)"
 DEFAULTS = defaults_of(PARAMS)
 # every network algorithm of the catalogue (simulator/tcp/cc/catalogue/); SACK recovery for all
 # but Tahoe, which has no fast recovery and runs the cumulative-ACK sender
@@ -126,24 +127,19 @@ def classic_tcp(p, rate_bps):
 
 
 def params_with_defaults(params):
-    p = dict(DEFAULTS)
-    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
-    if p.get("algorithm") not in ALGORITHMS:
-        raise ValueError(f"algorithm {p.get('algorithm')!r} unknown for model dumbbell; "
-                         f"allowed: {', '.join(ALGORITHMS)}")
-    if p["stack"] not in STACKS:
-        raise ValueError(f"stack {p['stack']!r} unknown; allowed: {', '.join(STACKS)}")
-    if p["change"] not in CHANGES:
-        raise ValueError(f"change {p['change']!r} unknown; allowed: {', '.join(CHANGES)}")
-    if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
-        raise ValueError("need flows >= 1, duration > 0 and 0 <= warmup < duration "
-                         f"(got {p['flows']}, {p['duration']}, {p['warmup']})")
+    """The run's full parameters: the declared defaults overridden by `params`, checked."""
+    p = with_defaults(DEFAULTS, params)
+    for key, allowed in (("algorithm", ALGORITHMS), ("stack", STACKS), ("change", CHANGES)):
+        check_choice(p, key, allowed, "dumbbell")
+    if int(p["flows"]) < 1:
+        raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")
+    check_span(p)
     return p
 
 
-def run(params, key):
+def run(p, key):
+    """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_model import FlowModel
-    p = params_with_defaults(params)
     n = int(p["flows"])
     ccs, recs = zip(*[catalogue.build(p["algorithm"], stack(p, key, i)) for i in range(n)])
     changes = schedule(p, key)

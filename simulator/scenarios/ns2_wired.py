@@ -30,7 +30,7 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
-from simulator.params import Param, defaults_of
+from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
 from simulator.tcp.cc import catalogue
 
 STACK = catalogue.Stack("ns2", sack=False)     # NS-2's one-way TCP agents: no SACK, no pacing
@@ -77,21 +77,21 @@ PARAMS = (
     Param('warmup', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=10.0, unit='s',
           help='start of the steady-state metrics; must be < duration'),
 )
+DESCRIPTION = "NS-2-style wired topologies with NS-2's one-way TCP agents"
 DEFAULTS = defaults_of(PARAMS)
 HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is packet_bytes - 40
 ACK_BYTES = 40
 
 
 def params_with_defaults(params):
-    p = dict(DEFAULTS)
-    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
+    """The run's full parameters: the declared defaults overridden by `params`, checked."""
+    p = with_defaults(DEFAULTS, params)
     for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES),
                          ("queue_on", QUEUE_ON)):
-        if p.get(key) not in allowed:
-            raise ValueError(f"{key} {p.get(key)!r} unknown for model ns2; allowed: {', '.join(allowed)}")
-    if int(p["flows"]) < 1 or p["duration"] <= 0 or not 0 <= p["warmup"] < p["duration"]:
-        raise ValueError("need flows >= 1, duration > 0 and 0 <= warmup < duration "
-                         f"(got {p['flows']}, {p['duration']}, {p['warmup']})")
+        check_choice(p, key, allowed, "ns2")
+    if int(p["flows"]) < 1:
+        raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")
+    check_span(p)
     if p["flow_pairs"] is not None:
         pairs = p["flow_pairs"]
         if not isinstance(pairs, list) or not pairs or any(not isinstance(x, list) or len(x) != 2 for x in pairs):
@@ -170,10 +170,10 @@ def controller_and_recovery(p):
     return catalogue.build(p["algorithm"], STACK)
 
 
-def run(params, key):
+def run(p, key):
+    """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_model import FlowModel
     from simulator.net.queue_disc import make_queue
-    p = params_with_defaults(params)
     n = int(p["flows"])
     topo, ends, monitor = build_topology(p)
     start_rng = Stream(key, "ftp-start")

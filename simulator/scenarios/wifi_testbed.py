@@ -26,7 +26,7 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
-from simulator.params import Param, defaults_of
+from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
 from simulator.tcp.cc import catalogue
 from simulator.scenarios.dumbbell import MAX_CLASSIC_PACKETS
 
@@ -80,23 +80,24 @@ PARAMS = (
     Param('warmup', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=0.0, unit='s',
           help='start of the per-run summaries; must be < duration'),
 )
+DESCRIPTION = "hosts on Ethernet or Wi-Fi behind one access point, with background load and ping"
 DEFAULTS = defaults_of(PARAMS)
 MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
 
 
 def params_with_defaults(params):
-    p = dict(DEFAULTS)
-    p.update({k: v for k, v in params.items() if v is not None or k not in DEFAULTS})
+    """The run's full parameters: the declared defaults overridden by `params`, checked."""
+    p = with_defaults(DEFAULTS, params)
     for key, allowed in (("algorithm", ALGORITHMS), ("link_setup", LINK_SETUPS),
                          ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS),
                          ("cross_mode", CROSS_MODES)):
-        if p.get(key) not in allowed:
-            raise ValueError(f"{key} {p.get(key)!r} unknown for model testbed; allowed: {', '.join(allowed)}")
+        check_choice(p, key, allowed, "testbed")
     if p["capacity_schedule"] is not None:
         capacity_process(p, None)               # raises ValueError naming the bad entry
     if p["duration"] <= 2 or p["wifi_mbps"] <= 0 or not 0 <= p["loss_pct"] < 100:
         raise ValueError("need duration > 2 s, wifi_mbps > 0, 0 <= loss_pct < 100 "
                          f"(got {p['duration']}, {p['wifi_mbps']}, {p['loss_pct']})")
+    check_span(p)
     return p
 
 
@@ -171,9 +172,9 @@ def capacity_schedule(sim, topo, p, key):
     return out
 
 
-def run(params, key):
+def run(p, key):
+    """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_model import FlowModel
-    p = params_with_defaults(params)
     topo = build_topology(p)
     n_bg = BACKGROUNDS[p["background"]]
     algos = [p["algorithm"]] + ([p["algorithm"]] if p["bidir"] else []) + [p["background_cc"]] * n_bg
