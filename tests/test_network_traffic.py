@@ -5,6 +5,7 @@ import math
 
 import pytest
 
+from simulator import registry
 from simulator.core.rng import Stream
 from simulator.models.flow_model import FlowModel
 from simulator.net.impairments import BernoulliLoss
@@ -166,3 +167,16 @@ def test_ns2_fair_queueing_on_all_links_or_only_the_shared_one(queue_on):
     out = registry.run({"model": "ns2", "algorithm": "reno", "queue": "fq", "queue_on": queue_on,
                         "window": 0, "duration": 30}, 1)
     assert out["metrics"]["throughput_mbps"] > 0.5
+
+
+def test_ns2_model_runs_bbr_on_the_sack_sender_within_the_window_cap():
+    """NS-2 has no BBR: the model runs it on the SACK sender with NS-2's window cap, timers and a sink
+    that ACKs every packet; the cap binds (at most a window per round trip) and lifting it lets BBR
+    fill the path."""
+    base = {"model": "ns2", "algorithm": "bbr", "topology": "linear", "flows": 2, "duration": 30,
+            "bandwidth_mbps": 1.0, "delay_ms": 100, "packet_bytes": 1500}
+    capped = registry.run({**base, "window": 5}, 1)["metrics"]["throughput_per_flow_mbps"]
+    free = registry.run({**base, "window": 0}, 1)["metrics"]["throughput_per_flow_mbps"]
+    window_rate = 5 * 1500 * 8 / (2 * 4 * 0.100) / 1e6     # 5 packets per 0.8 s base RTT (4 links)
+    assert 0.5 * window_rate < capped <= window_rate
+    assert free > 2 * window_rate

@@ -32,7 +32,7 @@ def test_good_studies_load_with_their_points(tmp_path):
 @pytest.mark.parametrize("base,mutate,expected", [
     (NS2, lambda d: d["grid"].update(topology=["linear", "ring"]), ["grid.topology[1]", "'ring'", "allowed values: linear, star, mesh"]),
     (NS2, lambda d: d["fixed"].update(queue="red"), ["fixed.queue", "'red'", "allowed values: droptail, fq"]),
-    (NS2, lambda d: d["grid"].update(algorithm=["reno", "bbr"]), ["'bbr' is not an algorithm of model ns2", "allowed values: tahoe, reno, newreno, cubic, vegas, qtcol, qtcolfair"]),
+    (NS2, lambda d: d["grid"].update(algorithm=["reno", "none"]), ["'none' is not an algorithm of model ns2", "allowed values: tahoe, reno, newreno, cubic, vegas, bbr, qtcol, qtcolfair"]),
     (NS2, lambda d: d["fixed"].update(bandwidth_mbps=0), ["fixed.bandwidth_mbps", "allowed values: numbers > 0"]),
     (NS2, lambda d: d["fixed"].update(window=-1), ["fixed.window", "allowed values: integers >= 0"]),
     (NS2, lambda d: d["fixed"].update(flow_pairs=[["s0", "d0"], ["s7", "d0"]]), ["flow_pairs[1]", "'s7' is not a host", "allowed: s0, s1, d0"]),

@@ -6,7 +6,9 @@ sampled link); links and routes: simulator/models/flow_routes.py.  Besides the S
   * classic flows (`recoveries=`: a Tahoe/Reno/NewReno loss-recovery plug-in per flow, as NS-2's
     one-way agents: cumulative ACKs for every packet, no SACK, a receive-window cap);
   * UDP-like cross traffic (`udp=`: Poisson or on-off packet sources at a set rate);
-  * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end).
+  * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end);
+  * per-link queue disciplines, random loss and jitter (`links=`: {link id: {queue, loss, jitter}})
+    and links sharing one half-duplex channel (`medium=`), ids from Topology.link_id.
 Flow i starts at i * start_interval s.  A schedule may change the bottleneck's rate (forward
 direction) or delay (both directions) during the run.  Every `sample_interval` s the model records
 per-flow cwnd, data in flight, smoothed RTT and delivered packets, and the bottleneck queue.
@@ -19,7 +21,7 @@ from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
 from simulator.core.trace cimport Trace
-from simulator.models.flow_routes import build_dumbbell, build_topology, link_id
+from simulator.models.flow_routes import build_dumbbell, build_topology
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
 from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
@@ -89,7 +91,8 @@ cdef class FlowModel:
                  double duration=10.0, double start_interval=0.1, double sample_interval=0.1,
                  int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
                  topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
-                 stop_times=None, list recoveries=None, list udp=None, list probes=None):
+                 stop_times=None, list recoveries=None, list udp=None, list probes=None,
+                 dict links=None, list medium=None):
         tcp = tcp or {}
         self.key = key
         self.n = len(controllers)
@@ -144,7 +147,9 @@ cdef class FlowModel:
         for i, cc in enumerate(controllers):
             rto = RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
             if recoveries[i] is None:
-                self.senders.append(SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0))
+                sack = SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0)
+                sack.max_window = int(tcp.get("max_window", 0))
+                self.senders.append(sack)
                 self.receivers.append(SackReceiver(tcp.get("delack_count", 2),
                                                    tcp.get("delack_timeout", 0.2)))
             else:
@@ -180,6 +185,12 @@ cdef class FlowModel:
         self.event_every = 8
         self.ev_rtt = Trace(0.0, 1 << 16)
         self.ev_inflight = Trace(0.0, 1 << 16)
+        # per-link queue discipline, loss and jitter ({link id: {queue, loss, jitter}}) and the
+        # links sharing one half-duplex channel, by the ids Topology.link_id gives
+        for link in sorted(links or {}):
+            self.configure_link(link, **links[link])
+        if medium:
+            self.set_medium(medium)
 
     cdef void transmit(self, int flow, long long seq, double now) except *:
         cdef int pid = self.net.new_packet(flow, PKT_DATA, seq, -1, now, self.data_size)
@@ -321,7 +332,7 @@ cdef class FlowModel:
 
     def link_id(self, a, b):
         """Network id of the one-way link a -> b of the topology."""
-        return link_id(self.topology, self.link_ids, a, b)
+        return self.topology.link_id(a, b)
 
     def set_medium(self, links):
         """These network links share one half-duplex channel (see Network.set_medium)."""

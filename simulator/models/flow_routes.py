@@ -41,11 +41,4 @@ def build_topology(net, kinds, topology, ends, monitor):
     return ids, ids[(matches[0], d)], ids[(matches[0], 1 - d)]
 
 
-def link_id(topology, link_ids, a, b):
-    """Network id of the one-way link a -> b of an installed topology."""
-    for i, l in enumerate(topology.links):
-        if (l.a, l.b) == (a, b):
-            return link_ids[(i, 0)]
-        if (l.a, l.b) == (b, a):
-            return link_ids[(i, 1)]
-    raise ValueError(f"{a!r}-{b!r} is not a link of topology {topology.name}")
+

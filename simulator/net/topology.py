@@ -87,12 +87,29 @@ class Topology:
         return out
 
     def install(self, network):
-        """Add every link to a Network (two one-way links each); returns {(index, dir): link id}."""
+        """Add every link to an empty Network (two one-way links each, a->b then b->a, in link
+        order, so link i's ids are 2i and 2i + 1: see link_id); returns {(index, dir): link id}."""
         ids = {}
         for i, l in enumerate(self.links):
-            ids[(i, 0)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
-            ids[(i, 1)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
+            for d in (0, 1):
+                ids[(i, d)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
+                if ids[(i, d)] != 2 * i + d:
+                    raise ValueError(f"topology {self.name}: install it on an empty network")
         return ids
+
+    def link_id(self, a, b) -> int:
+        """Network id of the one-way link a -> b once installed (known before: scenarios attach
+        queues and impairments to links by id in the flow model's constructor)."""
+        for i, l in enumerate(self.links):
+            if (l.a, l.b) == (a, b):
+                return 2 * i
+            if (l.a, l.b) == (b, a):
+                return 2 * i + 1
+        raise ValueError(f"{a!r}-{b!r} is not a link of topology {self.name}")
+
+    def link_ids(self, kind=None) -> list:
+        """Network ids of every one-way link (of `kind` only, if given), in link order."""
+        return [2 * i + d for i, l in enumerate(self.links) if kind in (None, l.kind) for d in (0, 1)]
 
 
 # -------------------------------------------------------------------- builders

@@ -33,8 +33,11 @@ from simulator.scenarios import run_summaries as rs
 from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
 from simulator.tcp.cc import catalogue
 
-STACK = catalogue.Stack("ns2", sack=False)     # NS-2's one-way TCP agents: no SACK, no pacing
-ALGORITHMS = catalogue.names_for(STACK)        # every network algorithm but BBR (simulator/tcp/cc/catalogue/)
+# NS-2's one-way TCP agents: no SACK, no pacing. NS-2 has no BBR; an algorithm that needs delivery-rate
+# samples and pacing (BBR) runs on the SACK sender instead, with the same window cap, initial window,
+# timers and a sink that ACKs every packet, so every network algorithm of the catalogue runs here.
+STACK = catalogue.Stack("ns2", sack=False)
+ALGORITHMS = catalogue.NETWORK
 TOPOLOGIES = ("linear", "star", "mesh", "parking_lot")
 QUEUE_ON = ("all", "shared")            # the discipline on every link, or only on the monitored one
 QUEUES = ("droptail", "fq")
@@ -165,9 +168,13 @@ def build_topology(p):
     return t, ends, monitor
 
 
-def controller_and_recovery(p):
-    """One flow's algorithm on NS-2's one-way agent: no SACK, the algorithm's own recovery."""
-    return catalogue.build(p["algorithm"], STACK)
+def controller_and_recovery(p, key, flow):
+    """One flow's algorithm on NS-2's one-way agent (no SACK, the algorithm's own recovery), or on
+    the SACK sender for an algorithm the agent cannot carry (BBR)."""
+    stack = catalogue.Stack("ns2", sack=False, key=key, flow=flow)
+    if not catalogue.algorithm(p["algorithm"]).runs_on(stack):
+        stack = catalogue.Stack("ns2", sack=True, key=key, flow=flow)
+    return catalogue.build(p["algorithm"], stack)
 
 
 def run(p, key):
@@ -178,19 +185,18 @@ def run(p, key):
     topo, ends, monitor = build_topology(p)
     start_rng = Stream(key, "ftp-start")
     starts = [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
-    ccs, recs = zip(*[controller_and_recovery(p) for _ in range(n)])
+    ccs, recs = zip(*[controller_and_recovery(p, key, i) for i in range(n)])
     bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
     tcp = {"init_cwnd": float(p["init_cwnd"]), "max_window": int(p["window"]), "packets": bound,
            "rto_min": float(p["rto_min"]), "rto_initial": float(p["rto_initial"]),
-           "impatient": True, "per_ack_growth": True}
+           "impatient": True, "per_ack_growth": True, "delack_count": 1}
+    queued = [] if p["queue"] == "droptail" else \
+        topo.link_ids() if p["queue_on"] == "all" else [topo.link_id(*monitor)]
     sim = FlowModel(key, list(ccs), duration=float(p["duration"]),
                    sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
                    ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
-                   start_times=starts, recoveries=list(recs))
-    if p["queue"] != "droptail":
-        links = sorted(sim.link_ids.values()) if p["queue_on"] == "all" else [sim.link_id(*monitor)]
-        for link in links:
-            sim.configure_link(link, queue=make_queue(p["queue"], int(p["buffer_pkts"])))
+                   start_times=starts, recoveries=list(recs),
+                   links={link: {"queue": make_queue(p["queue"], int(p["buffer_pkts"]))} for link in queued})
     return summarize(p, sim.run())
 
 

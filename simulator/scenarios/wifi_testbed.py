@@ -114,11 +114,7 @@ def controller(name, key, flow):
     return catalogue.build(name, catalogue.Stack("linux", sack=True, hystart=True, alpha=1.2, key=key, flow=flow))
 
 
-def wireless_links(sim, topo):
-    return [(sim.link_id(l.a, l.b), sim.link_id(l.b, l.a)) for l in topo.links if l.kind == "wireless"]
-
-
-def impair(sim, topo, p, key):
+def impairments(topo, p, key):
     """Loss and jitter on every wireless hop, each direction with its own stream.  Losses are
     independent (Bernoulli): a per-packet Gilbert-Elliott chain only moves when packets pass, so
     on an idle link it would stay in its bad state and punish slow senders (Vegas) and ping
@@ -126,11 +122,11 @@ def impair(sim, topo, p, key):
     from simulator.net.impairments import BernoulliLoss, Jitter
     mean = p["loss_pct"] / 100.0
     j = p["jitter_ms"] / 1e3
-    for pair in wireless_links(sim, topo):
-        for link in pair:
-            loss = BernoulliLoss(mean, Stream(key, f"wifi-loss-{link}")) if mean > 0 else None
-            jit = Jitter(j, j, "uniform", Stream(key, f"wifi-jitter-{link}"), False) if j > 0 else None
-            sim.configure_link(link, loss=loss, jitter=jit)
+    out = {}
+    for link in topo.link_ids("wireless"):
+        out[link] = {"loss": BernoulliLoss(mean, Stream(key, f"wifi-loss-{link}")) if mean > 0 else None,
+                     "jitter": Jitter(j, j, "uniform", Stream(key, f"wifi-jitter-{link}"), False) if j > 0 else None}
+    return out
 
 
 def capacity_process(p, key):
@@ -158,13 +154,13 @@ def capacity_process(p, key):
                           float(p["capacity_interval"]), Stream(key, "wifi-capacity"))
 
 
-def capacity_schedule(sim, topo, p, key):
+def capacity_schedule(topo, p, key):
     """Rate changes of every wireless hop (both directions and both hops together: one channel),
     at each change point of the capacity process."""
     proc = capacity_process(p, key)
     if proc is None:
         return []
-    links = [x for pair in wireless_links(sim, topo) for x in pair]
+    links = topo.link_ids("wireless")
     out, t = [], 0.0
     while t < p["duration"]:
         out.append((t, "rate", proc.py_rate_at(t), links))
@@ -194,10 +190,9 @@ def run(p, key):
                    data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
                    monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
                    tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04,
-                        "init_cwnd": 10.0, "packets": MAX_CLASSIC_PACKETS})
-    sim.set_medium([x for pair in wireless_links(sim, topo) for x in pair])   # one Wi-Fi channel
-    impair(sim, topo, p, key)
-    sim.set_schedule(capacity_schedule(sim, topo, p, key))
+                        "init_cwnd": 10.0, "packets": MAX_CLASSIC_PACKETS},
+                   links=impairments(topo, p, key), medium=topo.link_ids("wireless"),   # one Wi-Fi channel
+                   schedule=capacity_schedule(topo, p, key))
     out = sim.run()
     return summarize(p, out, probe)
 

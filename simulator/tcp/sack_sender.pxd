@@ -22,6 +22,7 @@ cdef class SackSender:
     cdef double* rq_time
     cdef long long rq_head, rq_count
     cdef public double reo_wnd_fraction
+    cdef public long long max_window      # receive-window cap in packets (0: none)
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs
     # rate sampler

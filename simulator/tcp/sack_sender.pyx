@@ -71,7 +71,10 @@ cdef class SackSender:
 
     # ------------------------------------------------------------------ sending
     cdef bint can_send(self, double now) noexcept:
-        if self.in_flight() >= <long long>floor(self.s.cwnd):
+        cdef long long window = <long long>floor(self.s.cwnd)
+        if self.max_window > 0 and window > self.max_window:
+            window = self.max_window
+        if self.in_flight() >= window:
             return False
         if self.s.pacing_rate > 0 and now < self.next_send_time:
             return False
