@@ -53,6 +53,7 @@ from libc.math cimport INFINITY, floor
 
 from simulator.tcp.cc.base cimport (AckSample, CA_EVENT_COMPLETE_CWR, CA_EVENT_TX_START,
                                     CA_LOSS, CA_RECOVERY, CongestionControl, TcpState)
+from simulator.tcp.cc.options import with_defaults
 
 STARTUP, DRAIN, PROBE_BW, PROBE_RTT = BBR_STARTUP, BBR_DRAIN, BBR_PROBE_BW, BBR_PROBE_RTT
 MODE_NAMES = ("STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT")
@@ -389,11 +390,7 @@ cdef class Bbr(CongestionControl):
 
 def make(**params):
     """BBR v1 with the defaults in DEFAULTS."""
-    unknown = set(params) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"bbr: unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
-    p = dict(DEFAULTS)
-    p.update(params)
+    p = with_defaults("bbr", DEFAULTS, params)
     if int(p["seed"]) < 0:
         raise ValueError(f"bbr seed must be a non-negative integer, got {p['seed']}")
     return Bbr(float(p["high_gain"]), int(p["bw_window"]), float(p["rtprop_window"]),

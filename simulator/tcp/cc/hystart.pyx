@@ -25,6 +25,7 @@ sender), and the raw sample rs.rtt.  The ns-3 CUBIC also discards samples during
 from libc.math cimport INFINITY
 
 from simulator.tcp.cc.base cimport TcpState
+from simulator.tcp.cc.options import with_defaults
 
 VARIANTS = {
     "ns3": {"thresh_div": 1.0, "thresh_min": 0.004, "thresh_max": 1.0, "train_div": 1.0,
@@ -133,10 +134,6 @@ cdef class HyStart:
 
 def make(**params):
     """A HyStart helper with the defaults in DEFAULTS (pass it as Cubic(hystart=...))."""
-    unknown = set(params) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"hystart: unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
-    p = dict(DEFAULTS)
-    p.update(params)
+    p = with_defaults("hystart", DEFAULTS, params)
     return HyStart(str(p["variant"]), float(p["low_window"]), float(p["ack_delta"]),
                    int(p["min_samples"]), str(p["detect"]))

@@ -59,6 +59,7 @@ from libc.math cimport ceil, INFINITY
 
 from simulator.tcp.cc.aimd cimport RenoGrowth
 from simulator.tcp.cc.base cimport AckSample, TcpState
+from simulator.tcp.cc.options import with_defaults
 
 DEFAULTS = {"alpha": 1.2, "fair": False, "rmin_window": 10.0}
 MIN_CWND = 4        # m_minCwndAllowed / the literal 4 of the authors' code
@@ -210,11 +211,7 @@ cdef class QtColFair(QtCol):
 
 def make(**params):
     """QtCol (fair=False) or QtColFair (fair=True); defaults in DEFAULTS."""
-    unknown = set(params) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"qtcol: unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
-    p = dict(DEFAULTS)
-    p.update(params)
+    p = with_defaults("qtcol", DEFAULTS, params)
     check_params(float(p["alpha"]), float(p["rmin_window"]))
     if p["fair"]:
         return QtColFair(float(p["alpha"]), float(p["rmin_window"]))

@@ -26,6 +26,7 @@ from libc.math cimport INFINITY
 
 from simulator.tcp.cc.aimd cimport RenoGrowth
 from simulator.tcp.cc.base cimport AckSample, CA_OPEN, TcpState
+from simulator.tcp.cc.options import with_defaults
 
 DEFAULTS = {"alpha": 2, "beta": 4, "gamma": 1, "use_srtt": True, "ns3_ssthresh": True}
 
@@ -128,11 +129,7 @@ cdef class Vegas(RenoGrowth):
 
 def make(**params):
     """Vegas with the defaults in DEFAULTS."""
-    unknown = set(params) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"vegas: unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
-    p = dict(DEFAULTS)
-    p.update(params)
+    p = with_defaults("vegas", DEFAULTS, params)
     for k in ("alpha", "beta", "gamma"):
         if int(p[k]) != p[k]:
             raise ValueError(f"vegas {k} must be a whole number of packets, got {p[k]}")
