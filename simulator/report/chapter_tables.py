@@ -1,0 +1,28 @@
+"""Small pieces several chapters share that chapter.Chapter does not offer: 'mean [CI low, CI high]'
+table cells, a table shown without a download, and the note for a study that did not run."""
+from __future__ import annotations
+
+import pandas as pd
+
+
+def mean_ci(frame: pd.DataFrame, digits: int = 4) -> list:
+    """'mean [ci_low, ci_high]' of each row, `digits` significant digits."""
+    f = f"{{:.{digits}g}}"
+    return [f"{f.format(m)} [{f.format(lo)}, {f.format(hi)}]"
+            for m, lo, hi in zip(frame["mean"], frame["ci_low"], frame["ci_high"])]
+
+
+def show(frame: pd.DataFrame, index=True, float_format=None, na_rep="NaN") -> None:
+    """Show `frame` as an HTML table in the book's style; no download (Chapter.table writes one)."""
+    from IPython.display import HTML, display
+
+    display(HTML(frame.to_html(index=index, float_format=float_format, na_rep=na_rep, classes="repro")))
+
+
+def ran(tables: pd.DataFrame, study: str) -> bool:
+    return "study" in tables and study in set(tables["study"])
+
+
+def not_run(study: str) -> str:
+    """What a chapter says in place of the figures of a study the build did not run."""
+    return f"*Study `{study}` did not run in this build (enable it in `config/config.yaml`).*"
