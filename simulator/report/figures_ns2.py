@@ -143,16 +143,13 @@ def summary_plot(tables: pd.DataFrame, study: str, metrics=None, logx=None):
 
 
 def _summary_rows(tables: pd.DataFrame, study: str) -> pd.DataFrame:
-    return tables[(tables["study"] == study) & tables["metric"].isin(SUMMARY_METRICS)].copy()
+    return tables[(tables["study"] == study) & tables["metric"].isin(SUMMARY_METRICS)]
 
 
 def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
     """One row per (window, swept value, algorithm), one column per metric: 'mean [CI]'; window 20 first."""
-    d = _summary_rows(tables, study)
-    d["cell"] = chapter_tables.mean_ci(d)
-    wide = d.pivot_table(index=["window", claims_ns2.SWEEPS[study], "algorithm"], columns="metric",
-                         values="cell", aggfunc="first")
-    wide = wide[[m for m in SUMMARY_METRICS if m in wide.columns]].rename(columns=SUMMARY_METRICS)
+    wide = chapter_tables.metric_columns(_summary_rows(tables, study),
+                                         ["window", claims_ns2.SWEEPS[study], "algorithm"], SUMMARY_METRICS)
     return wide.sort_index(level=[0, 1], ascending=[False, True])
 
 

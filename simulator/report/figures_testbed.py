@@ -213,14 +213,11 @@ def _summary_rows(tables: pd.DataFrame) -> pd.DataFrame:
 def summary(tables: pd.DataFrame) -> pd.DataFrame:
     """One row per (link setup, background, algorithm), one column per metric: 'mean [CI]'; blank where
     the metric does not apply (e.g. reverse throughput of a unidirectional run)."""
-    d = _summary_rows(tables).copy()
-    d["cell"] = chapter_tables.mean_ci(d)
-    wide = d.pivot_table(index=["link_setup", "background", "algorithm"], columns="metric", values="cell",
-                         aggfunc="first")
+    wide = chapter_tables.metric_columns(_summary_rows(tables), ["link_setup", "background", "algorithm"], METRICS)
     alg_order = {a: i for i, a in enumerate(ALGS)}
     wide = wide.sort_index(key=lambda ix: ix.map(BACKGROUND_ORDER) if ix.name == "background" else
                            (ix.map(alg_order) if ix.name == "algorithm" else ix))
-    return wide[[m for m in METRICS if m in wide.columns]].rename(columns=METRICS).fillna("")
+    return wide.fillna("")
 
 
 def summary_seeds(tables: pd.DataFrame) -> int:
@@ -262,10 +259,10 @@ def sensitivity(tables: pd.DataFrame):
 
 def sensitivity_table(tables: pd.DataFrame) -> pd.DataFrame:
     """The sensitivity figure's points as 'mean [CI]' (3 digits), one column per metric."""
-    d = tables[(tables["study"] == SENS) & tables["metric"].isin([m for m, _, _ in SENS_METRICS])].copy()
-    d["cell"] = chapter_tables.mean_ci(d, digits=3)
-    return d.pivot_table(index=["background", "ap_buffer_pkts", "loss_pct", "algorithm"], columns="metric",
-                         values="cell", aggfunc="first")
+    metrics = [m for m, _, _ in SENS_METRICS]
+    d = tables[(tables["study"] == SENS) & tables["metric"].isin(metrics)]
+    return chapter_tables.metric_columns(d, ["background", "ap_buffer_pkts", "loss_pct", "algorithm"],
+                                         sorted(metrics), digits=3)  # metric-name order, as the download had
 
 
 def sensitivity_section(ch, tables) -> None:
