@@ -1,0 +1,38 @@
+"""Small pieces several chapters share that chapter.Chapter does not offer: 'mean [CI low, CI high]'
+table cells and tables of them, a table shown without a download, the note for a study that did not
+run."""
+from __future__ import annotations
+
+import pandas as pd
+
+
+def mean_ci(frame: pd.DataFrame, digits: int = 4) -> list:
+    """'mean [ci_low, ci_high]' of each row, `digits` significant digits."""
+    f = f"{{:.{digits}g}}"
+    return [f"{f.format(m)} [{f.format(lo)}, {f.format(hi)}]"
+            for m, lo, hi in zip(frame["mean"], frame["ci_low"], frame["ci_high"])]
+
+
+def metric_columns(rows: pd.DataFrame, index: list, metrics, digits: int = 4) -> pd.DataFrame:
+    """One row per `index` point, one 'mean [CI]' column per metric of long-table `rows`, in the order
+    of `metrics` and renamed by it when it is a dict {metric: column title}."""
+    d = rows.assign(cell=mean_ci(rows, digits))
+    wide = d.pivot_table(index=index, columns="metric", values="cell", aggfunc="first")
+    wide = wide[[m for m in metrics if m in wide.columns]]
+    return wide.rename(columns=metrics) if isinstance(metrics, dict) else wide
+
+
+def show(frame: pd.DataFrame, index=True, float_format=None, na_rep="NaN") -> None:
+    """Show `frame` as an HTML table in the book's style; no download (Chapter.table writes one)."""
+    from IPython.display import HTML, display
+
+    display(HTML(frame.to_html(index=index, float_format=float_format, na_rep=na_rep, classes="repro")))
+
+
+def ran(tables: pd.DataFrame, study: str) -> bool:
+    return "study" in tables and study in set(tables["study"])
+
+
+def not_run(study: str) -> str:
+    """What a chapter says in place of the figures of a study the build did not run."""
+    return f"*Study `{study}` did not run in this build (enable it in `config/config.yaml`).*"
