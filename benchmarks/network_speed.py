@@ -5,17 +5,12 @@ the same with 5 flows; then one run of each NS-2 and testbed study's heaviest po
 and events per second: these models report no ACK count).  Prints figures; not a test.
     python benchmarks/network_speed.py [--duration 20] [--repeat 3]
 """
-import argparse
-
 import simulator
-from speed import best_time      # benchmarks/ is on sys.path when run as a script
+from timing import best_time, parse_args      # benchmarks/ is on sys.path when run as a script
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--duration", type=float, default=20.0, help="simulated seconds per run")
-    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
-    args = ap.parse_args()
+    args = parse_args(__doc__, "--duration", type=float, default=20.0, help="simulated seconds per run")
     print(f"simulator {simulator.__version__}: dumbbell 100 Mbit/s, 20 ms, 5 BDP, "
           f"{args.duration:g} s simulated, best of {args.repeat}")
     print(f"{'run':<24}{'wall s':>8}{'packets/s':>14}{'events/s':>14}")

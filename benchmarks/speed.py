@@ -4,30 +4,17 @@ Same model (as_published M/M/1/K), same parameters, same seeds, measured in one 
     python benchmarks/speed.py [--packets 200000] [--repeat 3]
 Also prints the compiled standard-TCP model's rate.  Not a test: it only prints figures.
 """
-import argparse
 import platform
-import time
 
 import simulator
 from simulator.core.seeding import run_key
 from simulator.interpreted import mm1_published as interpreted
 from simulator.registry import resolve
-
-
-def best_time(fn, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+from timing import best_time, parse_args      # benchmarks/ is on sys.path when run as a script
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--packets", type=int, default=200_000, help="N per run")
-    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
-    args = ap.parse_args()
+    args = parse_args(__doc__, "--packets", type=int, default=200_000, help="N per run")
     print(f"python {platform.python_version()}, simulator {simulator.__version__}, "
           f"N={args.packets}, best of {args.repeat}")
     print(f"{'model':<28}{'compiled pkt/s':>16}{'interpreted pkt/s':>19}{'ratio':>8}")

@@ -184,21 +184,20 @@ def test_probe_bw_cwnd_is_gain_times_bdp_plus_three_at_least_four():
 
 
 def test_random_start_phase_is_seeded_and_never_the_drain_phase():
-    phases = []
-    for seed in range(60):
-        b, s = start(seed=seed)
-        t = fill_pipe(b, s)
-        ack(b, s, t, 1126.4, in_flight=10, new_round=False)
-        phases.append(b.cycle_index)
+    def start_phases():
+        """The PROBE_BW cycle phase each of seeds 0..59 starts in."""
+        phases = []
+        for seed in range(60):
+            b, s = start(seed=seed)
+            t = fill_pipe(b, s)
+            ack(b, s, t, 1126.4, in_flight=10, new_round=False)
+            phases.append(b.cycle_index)
+        return phases
+
+    phases = start_phases()
     assert 1 not in phases
     assert set(phases) == {0, 2, 3, 4, 5, 6, 7}
-    again = []
-    for seed in range(60):
-        b, s = start(seed=seed)
-        t = fill_pipe(b, s)
-        ack(b, s, t, 1126.4, in_flight=10, new_round=False)
-        again.append(b.cycle_index)
-    assert again == phases
+    assert start_phases() == phases
 
 
 def test_probe_rtt_after_ten_seconds_without_new_min_then_back():

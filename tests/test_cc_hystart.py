@@ -21,6 +21,19 @@ def new_round(h, s, now):
     h.on_cong_avoid(s)
 
 
+def acks_at_one_rtt(variant, delay_min, rtt, n, gap, detect="both", cwnd=20.0):
+    """A fresh round at t = 0 with delay_min set, then n ACKs `gap` s apart, each with `rtt`."""
+    h = HyStart(variant, detect=detect)
+    s = state(cwnd)
+    h.init(s)
+    h.delay_min = delay_min
+    new_round(h, s, 0.0)
+    for k in range(1, n + 1):
+        s.now = gap * k
+        h.on_ack(s, rtt)
+    return h, s
+
+
 def test_delay_threshold_clamps():
     h = HyStart("ns3")
     for dmin, thr in ((0.04, 0.04), (0.002, 0.004), (2.0, 1.0)):
@@ -65,69 +78,34 @@ def test_delay_increase_ends_slow_start_after_eight_samples_ns3():
     assert s.ssthresh == 24.0 and h.found == 2 and h.exits == 1
 
 
-def test_no_delay_exit_at_threshold_exactly_or_below():
-    h = HyStart("ns3")
-    s = state(20.0)
-    h.init(s)
-    h.delay_min = 0.0625
-    new_round(h, s, 0.0)
-    for k in range(12):
-        s.now = 0.005 * (k + 1)
-        h.on_ack(s, 0.125)                     # not > 0.0625 + 0.0625
-    assert s.ssthresh == 1e9 and h.found == 0
+@pytest.mark.parametrize("variant, delay_min, n, rtt, ssthresh, found", [
+    pytest.param("ns3", 0.0625, 12, 0.125, 1e9, 0,        # not > 0.0625 + 0.0625
+                 id="ns3_no_delay_exit_at_threshold_exactly_or_below"),
+    pytest.param("linux", 0.04, 9, 0.0455, 20.0, 2,       # > 0.04 + 0.005
+                 id="linux_delay_threshold_is_an_eighth_of_min_rtt"),
+])
+def test_delay_exit_against_threshold(variant, delay_min, n, rtt, ssthresh, found):
+    h, s = acks_at_one_rtt(variant, delay_min, rtt, n, gap=0.005)
+    assert s.ssthresh == ssthresh and h.found == found
 
 
-def test_linux_delay_threshold_is_an_eighth_of_min_rtt():
-    h = HyStart("linux")
-    s = state(20.0)
-    h.init(s)
-    h.delay_min = 0.04
-    new_round(h, s, 0.0)
-    for k in range(9):
-        s.now = 0.005 * (k + 1)
-        h.on_ack(s, 0.0455)                    # > 0.04 + 0.005
-    assert s.ssthresh == 20.0
-
-
-def test_ack_train_ends_slow_start_after_delay_min_ns3():
-    h = HyStart("ns3", detect="train")
-    s = state(30.0)
-    h.init(s)
-    h.delay_min = 40 / 1024
-    new_round(h, s, 0.0)
-    for k in range(1, 41):                     # ACKs 1/1024 s apart (< 2 ms)
-        s.now = k / 1024
-        h.on_ack(s, 40 / 1024)
+@pytest.mark.parametrize("variant, n", [
+    pytest.param("ns3", 40, id="ns3_ends_slow_start_after_delay_min"),
+    pytest.param("linux", 20, id="linux_needs_half_of_delay_min"),
+])
+def test_ack_train(variant, n):
+    # ACKs 1/1024 s apart (< 2 ms); the train must last delay_min (ns3) or half of it (linux)
+    h, s = acks_at_one_rtt(variant, 40 / 1024, 40 / 1024, n, gap=1 / 1024, detect="train",
+                           cwnd=30.0)
     assert s.ssthresh == 1e9                   # 40/1024 is not > delay_min
-    s.now = 41 / 1024
+    s.now = (n + 1) / 1024
     h.on_ack(s, 40 / 1024)
     assert s.ssthresh == 30.0 and h.found == 1
 
 
-def test_ack_train_linux_needs_half_of_delay_min():
-    h = HyStart("linux", detect="train")
-    s = state(30.0)
-    h.init(s)
-    h.delay_min = 40 / 1024
-    new_round(h, s, 0.0)
-    for k in range(1, 21):
-        s.now = k / 1024
-        h.on_ack(s, 40 / 1024)
-    assert s.ssthresh == 1e9
-    s.now = 21 / 1024
-    h.on_ack(s, 40 / 1024)
-    assert s.ssthresh == 30.0
-
-
 def test_gapped_acks_break_the_train():
-    h = HyStart("ns3", detect="train")
-    s = state(30.0)
-    h.init(s)
-    h.delay_min = 0.01
-    new_round(h, s, 0.0)
-    for k in range(1, 30):
-        s.now = 0.003 * k                      # 3 ms > ack_delta
-        h.on_ack(s, 0.01)
+    h, s = acks_at_one_rtt("ns3", 0.01, 0.01, 29, gap=0.003, detect="train",   # 3 ms > ack_delta
+                           cwnd=30.0)
     assert h.found == 0 and s.ssthresh == 1e9
 
 

@@ -47,61 +47,37 @@ def test_pkts_acked_tracks_min_smoothed_rtt_and_counts_acks():
     assert (cc.cnt_rtt, cc.rmin, cc.target) == (3, 0.0625, 0.078125)
 
 
-def test_update_formula_hand_case():
+BOTH = (QtCol, QtColFair)
+
+
+# (classes, cwnd, srtt R, in-flight L, expected Wnew, expected Lpred); Rmin = 1/16, alpha = 1.25
+UPDATE_CASES = {
     # W=100, L=90, R=3/32, Rmin=1/16, alpha=1.25: W*R/Rt = 120, Lpred = 190 - 120 = 70,
     # Wnew = 100 + ceil(1/16 * (70 - 90) / (3/32)) = 100 + ceil(-13.33) = 87
-    for cls in (QtCol, QtColFair):
-        cc = cls(ALPHA)
-        s = state(100.0, srtt=0.09375, in_flight=90)
-        primed(cc, s)
-        assert cc.compute_cwnd(s) == 87
-        assert cc.last_lpred == 70
-
-
-def test_update_fractional_w_r_over_rt():
+    "formula_hand_case": (BOTH, 100.0, 0.09375, 90, 87, 70),
     # W=101: W*R/Rt = 121.2; QtCol ceil -> 122, Lpred = 191 - 122 = 69;
     # QtColFair trunc(191 - 121.2) = 69 as well; Wnew = 101 + ceil(-14.0) = 87
-    for cls in (QtCol, QtColFair):
-        cc = cls(ALPHA)
-        s = state(101.9, srtt=0.09375, in_flight=90)   # W = floor(cwnd) = 101
-        primed(cc, s)
-        assert cc.compute_cwnd(s) == 87
-        assert cc.last_lpred == 69
-
-
-def test_lpred_floor_of_four_when_rtt_far_above_target():
+    "fractional_w_r_over_rt": (BOTH, 101.9, 0.09375, 90, 87, 69),     # W = floor(cwnd) = 101
     # W=10, L=10, R=0.25: W*R/Rt = 32 > L+W -> Lpred = 4; Wnew = 10 + ceil(-1.5) = 9
-    cc = QtCol(ALPHA)
-    s = state(10.0, srtt=0.25, in_flight=10)
-    primed(cc, s)
-    assert cc.compute_cwnd(s) == 9
-    assert cc.last_lpred == 4
-
-
-def test_lpred_equal_to_l_is_bumped_by_one():
+    "lpred_floor_of_four_when_rtt_far_above_target": ((QtCol,), 10.0, 0.25, 10, 9, 4),
     # R = Rt: Lpred = L = 18 -> 19; Wnew = 20 + ceil(1/16 * 1 / 0.078125) = 20 + ceil(0.8) = 21
-    cc = QtCol(ALPHA)
-    s = state(20.0, srtt=0.078125, in_flight=18)
-    primed(cc, s)
-    assert cc.compute_cwnd(s) == 21
-    assert cc.last_lpred == 19
-
-
-def test_wnew_equal_to_w_is_bumped_by_one():
+    "lpred_equal_to_l_is_bumped_by_one": ((QtCol,), 20.0, 0.078125, 18, 21, 19),
     # R = 21/256: W*R/Rt = 21, Lpred = 38 - 21 = 17; ceil(1/16 * -1 / R) = ceil(-0.76) = 0
-    cc = QtCol(ALPHA)
-    s = state(20.0, srtt=21 / 256, in_flight=18)
-    primed(cc, s)
-    assert cc.compute_cwnd(s) == 21
-    assert cc.last_lpred == 17
-
-
-def test_wnew_floor_of_four():
+    "wnew_equal_to_w_is_bumped_by_one": ((QtCol,), 20.0, 21 / 256, 18, 21, 17),
     # W=5, L=30, R=0.25: x = 16, Lpred = 19, Wnew = 5 + ceil(-2.75) = 3 -> 4
-    cc = QtCol(ALPHA)
-    s = state(5.0, srtt=0.25, in_flight=30)
+    "wnew_floor_of_four": ((QtCol,), 5.0, 0.25, 30, 4, 19),
+}
+
+
+@pytest.mark.parametrize("cls, cwnd, srtt, in_flight, wnew, lpred", [
+    pytest.param(cls, *case, id=f"{name}-{cls.__name__}")
+    for name, (classes, *case) in UPDATE_CASES.items() for cls in classes])
+def test_update_hand_cases(cls, cwnd, srtt, in_flight, wnew, lpred):
+    cc = cls(ALPHA)
+    s = state(cwnd, srtt=srtt, in_flight=in_flight)
     primed(cc, s)
-    assert cc.compute_cwnd(s) == 4
+    assert cc.compute_cwnd(s) == wnew
+    assert cc.last_lpred == lpred
 
 
 def test_cong_avoid_updates_once_per_rtt_after_three_acks_and_caps_ssthresh():

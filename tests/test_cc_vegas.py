@@ -41,47 +41,34 @@ def test_pkts_acked_base_and_round_minimum_use_smoothed_rtt_by_default():
     assert (raw.base_rtt, raw.cnt_rtt) == (0.01, 1)
 
 
-def test_ca_increase_when_diff_below_alpha():
-    # W=16, target = floor(16 * 0.05859375/0.0625) = 15, diff = 1 < alpha 2 -> 17
-    cc = Vegas()
-    s = state(16.0, 8.0)
-    round_end(cc, s, 0.05859375, 0.0625)
-    cc.cong_avoid(s, 1)
-    assert cc.last_diff == 1
-    assert s.cwnd == 17.0
-    assert s.ssthresh == 0.75 * 17                     # max(8, 3/4 cwnd)
-    assert (cc.beg_snd_nxt, cc.cnt_rtt, cc.min_rtt) == (130, 0, math.inf)
-
-
-def test_ca_decrease_when_diff_above_beta():
+# (cwnd, ssthresh, base RTT, round minimum RTT, acked, expected diff, cwnd, ssthresh);
+# after every finished round: beg_snd_nxt = snd_nxt (130), cnt_rtt = 0, min_rtt reset
+ROUND_CASES = {
+    # W=16, target = floor(16 * 0.05859375/0.0625) = 15, diff = 1 < alpha 2 -> 17;
+    # ssthresh = max(8, 3/4 cwnd) = 12.75
+    "ca_increase_when_diff_below_alpha": (16.0, 8.0, 0.05859375, 0.0625, 1, 1, 17.0, 0.75 * 17),
     # W=20, target = floor(20 * 0.5) = 10, diff = 10 > beta 4 -> 19;
     # ssthresh = max(min(10, 19 - 1), 2) = 10, then max(10, 3/4 * 19) = 14.25
-    cc = Vegas()
-    s = state(20.0, 10.0)
-    round_end(cc, s, 0.1, 0.2)
-    cc.cong_avoid(s, 1)
-    assert cc.last_diff == 10
-    assert (s.cwnd, s.ssthresh) == (19.0, 14.25)
-
-
-def test_ca_hold_when_diff_between_alpha_and_beta():
-    # W=20, target = floor(20 * 0.8) = 16, diff = 4: not > beta, not < alpha
-    cc = Vegas()
-    s = state(20.0, 10.0)
-    round_end(cc, s, 0.0625, 0.078125)
-    cc.cong_avoid(s, 1)
-    assert cc.last_diff == 4
-    assert s.cwnd == 20.0
-
-
-def test_slow_start_exit_when_diff_above_gamma():
+    "ca_decrease_when_diff_above_beta": (20.0, 10.0, 0.1, 0.2, 1, 10, 19.0, 14.25),
+    # W=20, target = floor(20 * 0.8) = 16, diff = 4: not > beta, not < alpha;
+    # ssthresh = max(10, 3/4 * 20) = 15
+    "ca_hold_when_diff_between_alpha_and_beta": (20.0, 10.0, 0.0625, 0.078125, 1, 4, 20.0, 15.0),
     # W=20 < ssthresh, diff = 4 > gamma 1: cwnd = min(20, 16 + 1) = 17,
     # ssthresh = max(min(1e9, 16), 2) = 16; max(16, 12.75) = 16
+    "slow_start_exit_when_diff_above_gamma": (20.0, 1e9, 0.0625, 0.078125, 2, 4, 17.0, 16.0),
+}
+
+
+@pytest.mark.parametrize("cwnd, ssthresh, base, minrtt, acked, diff, new_cwnd, new_ssthresh",
+                         list(ROUND_CASES.values()), ids=list(ROUND_CASES))
+def test_round_end_hand_cases(cwnd, ssthresh, base, minrtt, acked, diff, new_cwnd, new_ssthresh):
     cc = Vegas()
-    s = state(20.0, 1e9)
-    round_end(cc, s, 0.0625, 0.078125)
-    cc.cong_avoid(s, 2)
-    assert (s.cwnd, s.ssthresh) == (17.0, 16.0)
+    s = state(cwnd, ssthresh)
+    round_end(cc, s, base, minrtt)
+    cc.cong_avoid(s, acked)
+    assert cc.last_diff == diff
+    assert (s.cwnd, s.ssthresh) == (new_cwnd, new_ssthresh)
+    assert (cc.beg_snd_nxt, cc.cnt_rtt, cc.min_rtt) == (130, 0, math.inf)
 
 
 def test_slow_start_continues_one_packet_per_ack_when_diff_small():

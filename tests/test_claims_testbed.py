@@ -74,53 +74,45 @@ def test_all_claims_reproduced_on_a_grid_that_satisfies_them():
     assert v["RTT wifi_wifi bbr (tb-3)"] == "not_reproduced"       # 30 ms +- 2%: 32.5 outside
 
 
-def test_tb1_reproduced_and_contradicted():
-    only = {"throughput_mean_mbps"}
-    assert verdicts(grid(metrics=only))["tb-1"] == "reproduced"
-    bad = grid(metrics=only, override={("throughput_mean_mbps", "reno", "wifi_wifi", "none"): 45.0})
-    assert verdicts(bad)["tb-1"] == "not_reproduced"
-    # a difference inside the noise is not enough
-    noisy = grid(metrics=only).assign(sd=lambda d: d["mean"].abs() * 2)
+CLAIM_METRIC = {"tb-1": "throughput_mean_mbps", "tb-2": "throughput_mean_mbps",
+                "tb-3": "ping_rtt_mean_ms", "tb-4": "ping_loss_pct", "tb-5": "cwnd_median_pkts"}
+
+
+@pytest.mark.parametrize("claim", list(CLAIM_METRIC))
+def test_claim_reproduced_on_its_metric_alone(claim):
+    assert verdicts(grid(metrics={CLAIM_METRIC[claim]}))[claim] == "reproduced"
+
+
+# (claim, algorithm, link setup, background, mean): one value on the claim's metric alone that
+# contradicts it
+@pytest.mark.parametrize("claim, alg, setup, background, mean", [
+    pytest.param("tb-1", "reno", "wifi_wifi", "none", 45.0, id="tb1-reno_faster_on_wifi_wifi"),
+    # tb-2: BBR, CUBIC and Reno similar, Vegas far lower
+    pytest.param("tb-2", "bbr", "eth_wifi", "none", 60.0, id="tb2-spread"),            # 60 / 38 > 1.25
+    pytest.param("tb-2", "vegas", "wifi_wifi", "none", 12.0, id="tb2-vegas_close"),    # 12 > 19 / 2
+    # tb-3: Vegas must inflate on Wi-Fi
+    pytest.param("tb-3", "vegas", "wifi_wifi", "none", 9.0, id="tb3-vegas_calm_on_wifi"),
+    pytest.param("tb-4", "vegas", "wifi_wifi", "none", 4.0, id="tb4-vegas_lossy"),
+    pytest.param("tb-4", "reno", "wifi_wifi", "none", 7.0, id="tb4-reno_top"),
+    # tb-5: background must shrink every window
+    pytest.param("tb-5", "bbr", "eth_wifi", "heavy", 200.0, id="tb5-bbr_grows"),
+    # 80 > BBR's 72 under heavy
+    pytest.param("tb-5", "cubic", "wifi_wifi", "heavy", 80.0, id="tb5-cubic_top"),
+])
+def test_one_value_contradicts_the_claim(claim, alg, setup, background, mean):
+    metric = CLAIM_METRIC[claim]
+    bad = grid(metrics={metric}, override={(metric, alg, setup, background): mean})
+    assert verdicts(bad)[claim] == "not_reproduced"
+
+
+def test_tb1_difference_inside_the_noise_is_not_enough():
+    noisy = grid(metrics={"throughput_mean_mbps"}).assign(sd=lambda d: d["mean"].abs() * 2)
     assert verdicts(noisy)["tb-1"] == "not_reproduced"
 
 
 def test_tb1_other_claims_untestable_without_their_metrics():
     v = verdicts(grid(metrics={"throughput_mean_mbps"}))
     assert v["tb-3"] == v["tb-4"] == v["tb-5"] == "untestable"
-
-
-def test_tb4_reproduced_and_contradicted():
-    only = {"ping_loss_pct"}
-    assert verdicts(grid(metrics=only))["tb-4"] == "reproduced"
-    vegas_lossy = grid(metrics=only, override={("ping_loss_pct", "vegas", "wifi_wifi", "none"): 4.0})
-    assert verdicts(vegas_lossy)["tb-4"] == "not_reproduced"
-    reno_top = grid(metrics=only, override={("ping_loss_pct", "reno", "wifi_wifi", "none"): 7.0})
-    assert verdicts(reno_top)["tb-4"] == "not_reproduced"
-
-
-def test_tb2_similar_and_far_lower():
-    only = {"throughput_mean_mbps"}
-    assert verdicts(grid(metrics=only))["tb-2"] == "reproduced"
-    spread = grid(metrics=only, override={("throughput_mean_mbps", "bbr", "eth_wifi", "none"): 60.0})
-    assert verdicts(spread)["tb-2"] == "not_reproduced"          # 60 / 38 > 1.25
-    vegas_close = grid(metrics=only, override={("throughput_mean_mbps", "vegas", "wifi_wifi", "none"): 12.0})
-    assert verdicts(vegas_close)["tb-2"] == "not_reproduced"     # 12 > 19 / 2
-
-
-def test_tb3_vegas_must_inflate_on_wifi():
-    only = {"ping_rtt_mean_ms"}
-    assert verdicts(grid(metrics=only))["tb-3"] == "reproduced"
-    calm = grid(metrics=only, override={("ping_rtt_mean_ms", "vegas", "wifi_wifi", "none"): 9.0})
-    assert verdicts(calm)["tb-3"] == "not_reproduced"
-
-
-def test_tb5_background_must_shrink_every_window():
-    only = {"cwnd_median_pkts"}
-    assert verdicts(grid(metrics=only))["tb-5"] == "reproduced"
-    bbr_grows = grid(metrics=only, override={("cwnd_median_pkts", "bbr", "eth_wifi", "heavy"): 200.0})
-    assert verdicts(bbr_grows)["tb-5"] == "not_reproduced"
-    cubic_top = grid(metrics=only, override={("cwnd_median_pkts", "cubic", "wifi_wifi", "heavy"): 80.0})
-    assert verdicts(cubic_top)["tb-5"] == "not_reproduced"      # 80 > BBR's 72 under heavy
 
 
 def test_empty_table_is_untestable():

@@ -54,14 +54,6 @@ def test_unknown_algorithm_names_key_allowed_values_and_nearest(tmp_path):
         assert name in msg.split("allowed values:")[1]
 
 
-def test_misspelled_top_level_key(tmp_path):
-    doc = base_study()
-    doc["seed_per_job"] = 5
-    msg = error_of(tmp_path, doc)
-    assert "seed_per_job" in msg and "did you mean 'seeds_per_job'" in msg
-    assert "allowed keys:" in msg and "grid" in msg
-
-
 def test_misspelled_grid_key(tmp_path):
     doc = base_study()
     doc["grid"]["lamda"] = doc["grid"].pop("lambda")
@@ -70,54 +62,39 @@ def test_misspelled_grid_key(tmp_path):
     assert "allowed keys:" in msg and "mu" in msg
 
 
-def test_wrong_type(tmp_path):
+# one value set in the document (section None: at the top level) -> texts its message must contain
+@pytest.mark.parametrize("section, key, value, expected", [
+    pytest.param(None, "seed_per_job", 5,
+                 ("seed_per_job", "did you mean 'seeds_per_job'", "allowed keys:", "grid"),
+                 id="misspelled_top_level_key"),
+    pytest.param("grid", "lambda", ["fast", 10], ("grid.lambda[0]", "'fast'", "number"),
+                 id="wrong_type"),
+    pytest.param("fixed", "K", 2.5, ("fixed.K", "2.5", "integer"),
+                 id="integer_parameter_rejects_float"),
+    pytest.param("fixed", "mu", 0, ("fixed.mu", "0", "> 0"), id="zero_rate-mu"),
+    pytest.param("fixed", "theta", 0, ("fixed.theta", "0", "> 0"), id="zero_rate-theta"),
+    pytest.param("fixed", "K", 0, ("fixed.K", ">= 1"), id="zero_buffer"),
+    pytest.param("grid", "algorithm", [], ("grid.algorithm", "empty list"), id="empty_grid_list"),
+    pytest.param("grid", "algorithm", ["none", "newreno"],
+                 ("grid.algorithm[1]", "'newreno'", "'as_published'", "exclude",
+                  ", ".join(ALGORITHMS_OF["as_published"])),
+                 id="algorithm_not_in_variant_suggests_exclude"),
+    pytest.param(None, "exclude", [{"variant": "as_publishd"}],
+                 ("exclude[0].variant", "did you mean 'as_published'"),
+                 id="exclude_with_unknown_value"),
+    pytest.param("fixed", "lambda", 3, ("fixed.lambda", "grid"), id="key_in_grid_and_fixed"),
+])
+def test_bad_value_message(tmp_path, section, key, value, expected):
     doc = base_study()
-    doc["grid"]["lambda"] = ["fast", 10]
+    (doc if section is None else doc[section])[key] = value
     msg = error_of(tmp_path, doc)
-    assert "grid.lambda[0]" in msg and "'fast'" in msg and "number" in msg
-
-
-def test_integer_parameter_rejects_float(tmp_path):
-    doc = base_study()
-    doc["fixed"]["K"] = 2.5
-    msg = error_of(tmp_path, doc)
-    assert "fixed.K" in msg and "2.5" in msg and "integer" in msg
-
-
-@pytest.mark.parametrize("key", ["mu", "theta"])
-def test_zero_rate(tmp_path, key):
-    doc = base_study()
-    doc["fixed"][key] = 0
-    msg = error_of(tmp_path, doc)
-    assert f"fixed.{key}" in msg and "0" in msg and "> 0" in msg
-
-
-def test_zero_buffer(tmp_path):
-    doc = base_study()
-    doc["fixed"]["K"] = 0
-    msg = error_of(tmp_path, doc)
-    assert "fixed.K" in msg and ">= 1" in msg
-
-
-def test_empty_grid_list(tmp_path):
-    doc = base_study()
-    doc["grid"]["algorithm"] = []
-    msg = error_of(tmp_path, doc)
-    assert "grid.algorithm" in msg and "empty list" in msg
+    for text in expected:
+        assert text in msg, text
 
 
 def test_file_stem_mismatch(tmp_path):
     msg = error_of(tmp_path, base_study("mm1_t"), name="mm1_other")
     assert "study" in msg and "'mm1_t'" in msg and "mm1_other" in msg
-
-
-def test_algorithm_not_in_variant_suggests_exclude(tmp_path):
-    doc = base_study()
-    doc["grid"]["algorithm"] = ["none", "newreno"]
-    msg = error_of(tmp_path, doc)
-    assert "grid.algorithm[1]" in msg and "'newreno'" in msg and "'as_published'" in msg
-    assert "exclude" in msg
-    assert ", ".join(ALGORITHMS_OF["as_published"]) in msg
 
 
 def test_exclude_makes_newreno_valid(tmp_path):
@@ -130,25 +107,11 @@ def test_exclude_makes_newreno_valid(tmp_path):
     assert len(s.points()) == 3 * 2
 
 
-def test_exclude_with_unknown_value(tmp_path):
-    doc = base_study()
-    doc["exclude"] = [{"variant": "as_publishd"}]
-    msg = error_of(tmp_path, doc)
-    assert "exclude[0].variant" in msg and "did you mean 'as_published'" in msg
-
-
 def test_missing_parameter(tmp_path):
     doc = base_study()
     del doc["fixed"]["theta"]
     msg = error_of(tmp_path, doc)
     assert "'theta'" in msg and "fixed" in msg
-
-
-def test_key_in_grid_and_fixed(tmp_path):
-    doc = base_study()
-    doc["fixed"]["lambda"] = 3
-    msg = error_of(tmp_path, doc)
-    assert "fixed.lambda" in msg and "grid" in msg
 
 
 def test_yaml_exponent_is_a_float(tmp_path):
