@@ -10,6 +10,7 @@ declaration per attribute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 REQUIRED = object()   # default of a parameter every point must give (from grid: or fixed:)
 
@@ -105,3 +106,27 @@ def check_span(p: dict) -> None:
     if not 0 <= p["warmup"] < p["duration"]:
         raise ValueError(f"warmup: {p['warmup']} s is not shorter than duration {p['duration']} s; "
                          f"allowed values: 0 <= warmup < duration")
+
+
+def load_params(path, algorithms=()) -> tuple:
+    """A model's PARAMS from its declaration file (simulator/scenarios/<model>.params.yaml): one entry
+    per parameter (name, schema, default, unit, help, must_give, in_grid; no default: required), or
+    `algorithm_param: <algorithm>.<name>` for a parameter an algorithm of the catalogue declares.
+    `enum: algorithms` in a schema stands for the model's own algorithm list."""
+    import yaml
+
+    from simulator.tcp.cc import catalogue
+
+    out = []
+    for e in yaml.safe_load(Path(path).read_text()):
+        if "algorithm_param" in e:
+            alg, name = e["algorithm_param"].split(".")
+            out.append(next(p for p in catalogue.algorithm(alg).params if p.name == name))
+            continue
+        schema = dict(e.get("schema", {}))
+        if schema.get("enum") == "algorithms":
+            schema["enum"] = list(algorithms)
+        out.append(Param(e["name"], schema=schema, default=e.get("default", REQUIRED), unit=e.get("unit", ""),
+                         help=e.get("help", ""), must_give=e.get("must_give", False),
+                         in_grid=e.get("in_grid", True)))
+    return tuple(out)

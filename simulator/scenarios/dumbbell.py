@@ -10,61 +10,25 @@ stack (ns3 | linux: whose HyStart/Vegas/BBR details), fluct_interval and fluct_s
 fluctuating).
 """
 import math
+from pathlib import Path
 
 import numpy as np
 
 from simulator.core.rng import Stream
-from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
+from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
 from simulator.tcp.cc import catalogue
-from simulator.tcp.cc.catalogue.cubic import PARAMS as CUBIC_PARAMS
-from simulator.tcp.cc.catalogue.qtcol import ALPHA
-
-HYSTART, = CUBIC_PARAMS
 
 MSS = 1448                      # payload bytes; 1502 bytes on the wire with headers and framing
 WIRE = 1502
 ACK_WIRE = 66
-# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
-PARAMS = (
-    Param('algorithm', help="congestion control: one of the model's algorithms"),
-    ALPHA,
-    Param('flows', schema={'type': 'integer', 'minimum': 1, 'maximum': 100}, default=1, help='number of sender/receiver pairs'),
-    Param('buffer_bdp', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100}, default=5,
-          help='bottleneck buffer as a multiple of the bandwidth-delay product'),
-    Param('buffer_pkts', schema={'type': ['integer', 'null'], 'minimum': 0, 'maximum': 1000000}, default=None,
-          help='bottleneck buffer in packets, overriding buffer_bdp'),
-    Param('bottleneck_mbps', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, default=100.0, unit='Mbit/s',
-          help='bottleneck rate'),
-    Param('delay_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=20.0, unit='ms',
-          help='bottleneck one-way propagation delay'),
-    Param('access_gbps', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 1000}, default=10.0, unit='Gbit/s',
-          help='access link rate'),
-    Param('access_delay_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=0.01, unit='ms',
-          help='access link one-way delay'),
-    Param('duration', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 10000}, default=100.0, unit='s', help='simulated time'),
-    Param('warmup', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=10.0, unit='s',
-          help='start of the *_warm metrics, s; must be < duration'),
-    Param('change', schema={'enum': ['static', 'bandwidth', 'delay', 'fluctuating']}, default='static',
-          help="link-change schedule: the QtColFair paper's (bandwidth, delay) or a seeded fluctuating capacity"),
-    Param('sample_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=0.1, unit='s',
-          help='time-series sampling interval'),
-    Param('start_interval', schema={'type': 'number', 'minimum': 0, 'maximum': 1000}, default=0.1,
-          help='flow i starts at i * start_interval s'),
-    HYSTART,
-    Param('device_queue_pkts', schema={'type': 'integer', 'minimum': 0, 'maximum': 1000000}, default=0, unit='packets',
-          help="extra bottleneck buffer modelling ns-3's NetDevice queue behind the traffic-control queue"),
-    Param('stack', schema={'enum': ['ns3', 'linux']}, default='ns3',
-          help="follow ns-3's or Linux's details of HyStart, Vegas and BBR"),
-    Param('fluct_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=1.0,
-          help='seconds between capacity redraws (change: fluctuating)'),
-    Param('fluct_sd', schema={'type': 'number', 'minimum': 0, 'maximum': 10}, default=0.3,
-          help='relative standard deviation of the capacity (change: fluctuating)'),
-)
-DESCRIPTION = "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)"
-DEFAULTS = defaults_of(PARAMS)
 # every network algorithm of the catalogue (simulator/tcp/cc/catalogue/); SACK recovery for all
 # but Tahoe, which has no fast recovery and runs the cumulative-ACK sender
 ALGORITHMS = catalogue.names_for(catalogue.Stack("ns3", sack=True))
+# every parameter of this model, declared once in simulator/scenarios/dumbbell.params.yaml; the
+# defaults derive from them (simulator/params.py)
+PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
+DESCRIPTION = "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)"
+DEFAULTS = defaults_of(PARAMS)
 STACKS = ("ns3", "linux")      # whose details of HyStart, Vegas and BBR's RTT input to follow
 CHANGES = ("static", "bandwidth", "delay", "fluctuating")
 # the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)

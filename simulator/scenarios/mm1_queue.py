@@ -7,8 +7,9 @@ catalogue's published_* entries: study name X = published_X; simulator/models/mm
 the paper's sender without transport control.
 """
 import math
+from pathlib import Path
 
-from simulator.params import Param, check_choice, defaults_of, with_defaults
+from simulator.params import check_choice, defaults_of, load_params, with_defaults
 from simulator.tcp.cc import catalogue
 
 DESCRIPTION = "the M/M/1/K study: one sender, one queue with K places and a waiting deadline theta"
@@ -23,31 +24,9 @@ ALGORITHMS_OF = {
 ALGORITHMS = tuple(dict.fromkeys(a for v in VARIANTS for a in ALGORITHMS_OF[v]))
 RNG_MODES = ("streams", "paper_legacy")   # paper_legacy: as_published only, one numpy stream seeded 42
 
-# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
-PARAMS = (
-    Param('variant', schema={'enum': list(VARIANTS)},
-          help='model variant: the published code as it runs, or real ACK-clocked TCP'),
-    Param('algorithm', help="congestion control: one of the model's algorithms"),
-    Param('lambda', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, unit='packets/s', help='arrival rate'),
-    Param('mu', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, unit='packets/s', help='service rate'),
-    Param('K', schema={'type': 'integer', 'minimum': 1, 'maximum': 100000}, help='packets in system (waiting + in service)'),
-    Param('theta', schema={'type': ['number', 'null'], 'exclusiveMinimum': 0, 'maximum': 10000}, default=None, must_give=True,
-          unit='s', help='waiting deadline (null: no deadline)'),
-    Param('N', schema={'type': 'integer', 'minimum': 1, 'maximum': 1000000}, help='packets to send'),
-    Param('prop_delay', schema={'type': 'number', 'minimum': 0, 'maximum': 10}, default=0.01, unit='s',
-          help='one-way propagation delay'),
-    Param('rto_min', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60}, default=1.0, unit='s',
-          help='minimum retransmission timeout'),
-    Param('rto_initial', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60}, default=1.0, unit='s',
-          help='initial retransmission timeout'),
-    Param('init_cwnd', schema={'type': 'number', 'minimum': 1, 'maximum': 1000}, default=1.0, unit='packets',
-          help='initial congestion window'),
-    Param('trace_interval', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=0.0, unit='s',
-          help='minimum spacing of cwnd trace points'),
-    Param('rng', schema={'enum': list(RNG_MODES)}, default='streams',
-          help="streams: named PCG64 streams per (parameters, seed); paper_legacy: as_published only, "
-               "replays the paper's single numpy stream seeded 42 (the seed index is ignored)"),
-)
+# every parameter of this model, declared once in simulator/scenarios/mm1_queue.params.yaml; the
+# defaults derive from them (simulator/params.py)
+PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DEFAULTS = defaults_of(PARAMS)
 
 

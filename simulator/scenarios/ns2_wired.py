@@ -26,11 +26,13 @@ chapter's "parameters we chose" page):
   * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that
     seeds sample the flows' relative phase (NS-2 runs are otherwise deterministic).
 """
+from pathlib import Path
+
 import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
-from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
+from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
 from simulator.tcp.cc import catalogue
 
 # NS-2's one-way TCP agents: no SACK, no pacing. NS-2 has no BBR; an algorithm that needs delivery-rate
@@ -41,45 +43,9 @@ ALGORITHMS = catalogue.NETWORK
 TOPOLOGIES = ("linear", "star", "mesh", "parking_lot")
 QUEUE_ON = ("all", "shared")            # the discipline on every link, or only on the monitored one
 QUEUES = ("droptail", "fq")
-# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
-PARAMS = (
-    Param('algorithm', help="congestion control: one of the model's algorithms"),
-    Param('topology', schema={'enum': ['linear', 'star', 'mesh', 'parking_lot']}, default='mesh',
-          help="topology: the NS-2 paper's linear, star, mesh (Figure 1), or a parking lot"),
-    Param('flows', schema={'type': 'integer', 'minimum': 1, 'maximum': 100}, default=3,
-          help='number of FTP flows (ignored when flow_pairs is given)'),
-    Param('bandwidth_mbps', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, default=1.0, unit='Mbit/s',
-          help='rate of every link'),
-    Param('delay_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=100.0, unit='ms',
-          help='one-way propagation delay of every link'),
-    Param('queue', schema={'enum': ['droptail', 'fq']}, default='droptail',
-          help='queue discipline of every link: DropTail FIFO or per-flow DRR fair queueing'),
-    Param('queue_on', schema={'enum': ['all', 'shared']}, default='all',
-          help='queue discipline on every link, or only on the first link the flows share'),
-    Param('buffer_pkts', schema={'type': ['integer', 'null'], 'minimum': 0, 'maximum': 1000000}, default=50, unit='packets', help='queue of every link'),
-    Param('packet_bytes', schema={'type': 'integer', 'minimum': 100, 'maximum': 65535}, default=1500, unit='bytes',
-          help='data packet size on the wire'),
-    Param('duration', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 10000}, default=130.0, unit='s', help='simulated time'),
-    Param('window', schema={'type': 'integer', 'minimum': 0, 'maximum': 1000000}, default=20,
-          unit='packets',
-          help='receive-window cap (NS-2 window_, default 20); 0: none'),
-    Param('init_cwnd', schema={'type': 'number', 'minimum': 1, 'maximum': 1000}, default=2, unit='packets',
-          help="initial congestion window (NS-2's windowInit_)"),
-    Param('rto_min', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60}, default=0.2, unit='s',
-          help='minimum retransmission timeout'),
-    Param('rto_initial', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60}, default=3.0, unit='s',
-          help='initial retransmission timeout'),
-    Param('flow_pairs', default=None, in_grid=False,
-          schema={'type': 'array', 'minItems': 1, 'items': {'type': 'array', 'minItems': 2, 'maxItems': 2, 'items': {'type': 'string'}}},
-          help='flows as [source host, destination host] pairs of the topology, replacing flows'),
-    Param('start_spread', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=1.0,
-          unit='s',
-          help='each flow starts at a uniform random time in [0, start_spread)'),
-    Param('sample_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=0.5, unit='s',
-          help='time-series sampling interval'),
-    Param('warmup', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=10.0, unit='s',
-          help='start of the steady-state metrics; must be < duration'),
-)
+# every parameter of this model, declared once in simulator/scenarios/ns2_wired.params.yaml; the
+# defaults derive from them (simulator/params.py)
+PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "NS-2-style wired topologies with NS-2's one-way TCP agents"
 DEFAULTS = defaults_of(PARAMS)
 HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is packet_bytes - 40

@@ -22,11 +22,13 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
   * optional UDP-like cross traffic on the same path at cross_mbps (mean load): Poisson packets,
     or on-off (exponential on and off periods of mean 0.5 s, twice the load while on).
 """
+from pathlib import Path
+
 import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.scenarios import run_summaries as rs
-from simulator.params import Param, check_choice, check_span, defaults_of, with_defaults
+from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
 from simulator.tcp.cc import catalogue
 from simulator.scenarios.dumbbell import MAX_CLASSIC_PACKETS
 
@@ -34,52 +36,9 @@ ALGORITHMS = catalogue.names_for(catalogue.Stack("linux", sack=True))   # simula
 LINK_SETUPS = ("eth_wifi", "wifi_wifi")
 CROSS_MODES = ("poisson", "onoff")      # UDP-like cross traffic: Poisson, or on-off (mean 0.5 s each)
 BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
-# every parameter of this model, declared once (simulator/params.py); the defaults derive from them
-PARAMS = (
-    Param('algorithm', help="congestion control: one of the model's algorithms"),
-    Param('link_setup', schema={'enum': ['eth_wifi', 'wifi_wifi']}, default='eth_wifi',
-          help='sender on Ethernet or Wi-Fi; receiver on Wi-Fi'),
-    Param('background', schema={'enum': ['none', 'light', 'heavy']}, default='none',
-          help="background load: light and heavy are both 8 CUBIC flows, as in the authors' scripts"),
-    Param('bidir', schema={'type': 'boolean'}, default=False,
-          help='a second flow of the same algorithm in the reverse direction'),
-    Param('duration', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 10000}, default=60.0, unit='s',
-          help='simulated time (iperf3 run)'),
-    Param('wifi_mbps', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, default=50.0, unit='Mbit/s',
-          help='TCP-level capacity of a wireless hop'),
-    Param('wifi_delay_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=1.0, unit='ms',
-          help='one-way delay of a wireless hop'),
-    Param('wired_mbps', schema={'type': 'number', 'exclusiveMinimum': 0, 'maximum': 100000}, default=1000.0, unit='Mbit/s',
-          help='Ethernet rate'),
-    Param('wired_delay_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=0.1, unit='ms',
-          help='one-way delay of the Ethernet hop'),
-    Param('loss_pct', schema={'type': 'number', 'minimum': 0, 'exclusiveMaximum': 100}, default=0.5,
-          help='random loss of each wireless hop, percent of packets'),
-    Param('jitter_ms', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=1.0, unit='ms',
-          help='mean extra delay per wireless hop, uniform in [0, 2x], no reordering'),
-    Param('capacity_sd', schema={'type': 'number', 'minimum': 0, 'maximum': 1}, default=0.2,
-          help='relative sd of the wireless capacity process'),
-    Param('capacity_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=0.5,
-          help='s between capacity redraws'),
-    Param('ap_buffer_pkts', schema={'type': 'integer', 'minimum': 1, 'maximum': 1000000}, default=1000, unit='packets',
-          help='access point transmit queue'),
-    Param('background_cc', schema={'enum': list(ALGORITHMS)}, default='cubic',
-          help='algorithm of the background flows'),
-    Param('capacity_schedule', default=None, in_grid=False,
-          schema={'type': 'array', 'minItems': 1, 'items': {'type': 'array', 'minItems': 2, 'maxItems': 2, 'items': {'type': 'number', 'minimum': 0, 'maximum': 100000}}},
-          help='wireless capacity over time as [time s, Mbit/s] pairs, times increasing from 0'),
-    Param('cross_mbps', schema={'type': 'number', 'minimum': 0, 'maximum': 100000}, default=0.0, unit='Mbit/s',
-          help='mean load of UDP-like cross traffic on the measured path'),
-    Param('cross_mode', schema={'enum': ['poisson', 'onoff']}, default='poisson',
-          help='UDP-like cross traffic: Poisson or on-off'),
-    Param('ping_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=0.2, help='s between ping probes'),
-    Param('sample_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.001}, default=0.1, unit='s',
-          help='time-series sampling interval'),
-    Param('snapshot_interval', schema={'type': 'number', 'maximum': 1000, 'minimum': 0.01}, default=1.0,
-          help='s between cwnd/throughput snapshots'),
-    Param('warmup', schema={'type': 'number', 'minimum': 0, 'maximum': 10000}, default=0.0, unit='s',
-          help='start of the per-run summaries; must be < duration'),
-)
+# every parameter of this model, declared once in simulator/scenarios/wifi_testbed.params.yaml; the
+# defaults derive from them (simulator/params.py)
+PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "hosts on Ethernet or Wi-Fi behind one access point, with background load and ping"
 DEFAULTS = defaults_of(PARAMS)
 MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
