@@ -146,18 +146,25 @@ def disagreements(tables, reference) -> str:
 
 # --------------------------------------------------------------------------- time series per phase
 
+def per_run(rr, summary) -> pd.DataFrame:
+    """One row per run: its label, then the columns summary(trace) returns."""
+    return pd.DataFrame([{"algorithm": style.label(alg, alpha), **summary(g)} for alg, alpha, g in rr])
+
+
+def between(g, t0, t1):
+    return g[(g["t"] >= t0) & (g["t"] < t1)]
+
+
 def single_ranges(ss) -> pd.DataFrame:
     """5th-95th percentile and median of in-flight data and RTT per single-flow run, after warm-up."""
-    rows = []
-    for alg, alpha, g in ss:
+    def ranges(g):
         w = warm(g)
         infl, rtt = w["inflight_0"], rtt_series(w).dropna()
-        rows.append({"algorithm": style.label(alg, alpha),
-                     "in-flight p05-p95 (packets)": f"{infl.quantile(.05):.0f}-{infl.quantile(.95):.0f}",
-                     "median in-flight": f"{infl.median():.0f}",
-                     "RTT p05-p95 (ms)": f"{rtt.quantile(.05):.1f}-{rtt.quantile(.95):.1f}",
-                     "median RTT (ms)": f"{rtt.median():.1f}"})
-    return pd.DataFrame(rows)
+        return {"in-flight p05-p95 (packets)": f"{infl.quantile(.05):.0f}-{infl.quantile(.95):.0f}",
+                "median in-flight": f"{infl.median():.0f}",
+                "RTT p05-p95 (ms)": f"{rtt.quantile(.05):.1f}-{rtt.quantile(.95):.1f}",
+                "median RTT (ms)": f"{rtt.median():.1f}"}
+    return per_run(ss, ranges)
 
 
 def paper_range(reference, scenario, alg, kind, alpha=None) -> str:
@@ -179,14 +186,11 @@ def single_ranges_caption(reference) -> str:
 
 def bandwidth_phases(rr) -> pd.DataFrame:
     """RTT 5th-95th percentiles per phase of the bandwidth change (100, 25, 500 Mbit/s)."""
-    rows = []
-    for alg, alpha, g in rr:
-        out = {"algorithm": style.label(alg, alpha)}
-        for a, b in ((10, 25), (25, 50), (50, 100)):
-            r = rtt_series(g[(g["t"] >= a) & (g["t"] < b)]).dropna()
-            out[f"RTT {a}-{b} s: p05-p95 (ms)"] = f"{r.quantile(.05):.0f}-{r.quantile(.95):.0f}"
-        rows.append(out)
-    return pd.DataFrame(rows)
+    def phases(g):
+        rtt = {(a, b): rtt_series(between(g, a, b)).dropna() for a, b in ((10, 25), (25, 50), (50, 100))}
+        return {f"RTT {a}-{b} s: p05-p95 (ms)": f"{r.quantile(.05):.0f}-{r.quantile(.95):.0f}"
+                for (a, b), r in rtt.items()}
+    return per_run(rr, phases)
 
 
 def bandwidth_phases_caption(reference) -> str:
@@ -199,16 +203,11 @@ def bandwidth_phases_caption(reference) -> str:
 
 def delay_phases(rr) -> pd.DataFrame:
     """Mean in-flight data before, during and after the longer delay, and throughput during it."""
-    rows = []
-    for alg, alpha, g in rr:
-        def w(a, b):
-            return g[(g["t"] >= a) & (g["t"] < b)]
-        rows.append({"algorithm": style.label(alg, alpha),
-                     "in-flight 15-25 s": f"{w(15, 25)['inflight_0'].mean():.0f}",
-                     "in-flight 30-50 s (40 ms)": f"{w(30, 50)['inflight_0'].mean():.0f}",
-                     "in-flight 60-100 s": f"{w(60, 100)['inflight_0'].mean():.0f}",
-                     "throughput 30-50 s (Mbit/s)": f"{w(30, 50)['throughput_mbps_0'].mean():.1f}"})
-    return pd.DataFrame(rows)
+    return per_run(rr, lambda g: {
+        "in-flight 15-25 s": f"{between(g, 15, 25)['inflight_0'].mean():.0f}",
+        "in-flight 30-50 s (40 ms)": f"{between(g, 30, 50)['inflight_0'].mean():.0f}",
+        "in-flight 60-100 s": f"{between(g, 60, 100)['inflight_0'].mean():.0f}",
+        "throughput 30-50 s (Mbit/s)": f"{between(g, 30, 50)['throughput_mbps_0'].mean():.1f}"})
 
 
 # --------------------------------------------------------------------------- tables of means
