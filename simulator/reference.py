@@ -5,7 +5,7 @@ Layout of a reference folder (config key `reference_dir`, default `reference`):
     papers.yaml                     paper id -> full reference
     claims.yaml                     the claims the scorecard checks
     mm1/jackson_mm1_tables.csv      Tables V-XIII of the M/M/1 paper (108 numbers)
-    qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (87 rows)
+    qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (105 rows)
 
 `check_reference_dir` validates all four when the workflow starts, before any job: a missing,
 truncated or malformed file raises ReferenceDataError naming the file, the row (file line) and what
@@ -43,10 +43,13 @@ MM1_ALGORITHMS = ("none", "tahoe", "reno", "cubic")
 MM1_FIXED_KEYS = {"lambda", "mu", "K", "theta", "N"}
 
 QTCOL_COLUMNS = ["scenario", "algorithm", "alpha", "flows", "buffer_bdp", "duration_s", "metric", "value", "unit"]
-QTCOL_ROWS = 87
-QTCOL_SCENARIOS = ("single_static", "multiflow", "buffer_sweep")
+QTCOL_ROWS = 105  # 87 recomputed from the authors' result files + 18 stated in the paper's text
+QTCOL_SCENARIOS = ("single_static", "multiflow", "buffer_sweep", "bandwidth_change")
 QTCOL_ALGORITHMS = ("cubic", "bbr", "qtcol", "qtcolfair")
-QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packets", "plr": "ratio", "jain": "index"}
+QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packets", "plr": "ratio", "jain": "index",
+               # ranges and steady values the paper states in its text (Sections 5.2 and 5.3)
+               "inflight_low": "packets", "inflight_high": "packets", "inflight_steady": "packets",
+               "rtt_low": "ms", "rtt_high": "ms", "rtt_steady": "ms"}
 
 CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics"}
 CLAIM_OPTIONAL_KEYS = {"trace"}

@@ -35,7 +35,7 @@ def edit_line(path: Path, lineno: int, fn) -> None:
 
 def test_tracked_reference_data_is_complete_and_valid():
     got = ref.check_reference_dir(REFERENCE, STUDIES)
-    assert len(got["mm1_tables"]) == 108 and len(got["qtcol_results"]) == 87
+    assert len(got["mm1_tables"]) == 108 and len(got["qtcol_results"]) == 105
     assert set(got["papers"]) == {"mm1", "qtcol", "mininet", "ns2", "testbed"}
     ids = [c["id"] for c in got["claims"]]
     assert len(ids) == 32 == len(set(ids))
@@ -93,7 +93,7 @@ QT = ref.QTCOL_RESULTS
      [MM1, "line 2", "fixed", "expected name=number for each of"]),
     ("qt_deleted", lambda d: (d / QT).unlink(), [QT, "not found"]),
     ("qt_truncated", lambda d: (d / QT).write_text("".join((d / QT).read_text().splitlines(True)[:40])),
-     [QT, "39 rows; expected 87", "truncated"]),
+     [QT, "39 rows; expected 105", "truncated"]),
     ("qt_non_numeric", lambda d: edit_line(d / QT, 2, lambda l: l.replace("93.82", "n/a")),
      [QT, "line 2", "value 'n/a' is not a number"]),
     ("qt_unknown_metric", lambda d: edit_line(d / QT, 2, lambda l: l.replace("goodput", "goodputt")),

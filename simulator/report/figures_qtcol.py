@@ -1,0 +1,248 @@
+"""Figures of the QtColFair chapter (notebooks/qtcol.ipynb): the first seed's time series of one and
+five flows (the paper's Figures 7-23) and the buffer sweep (Figures 24-28).
+
+Figure functions take the chapter's frames and return a matplotlib figure (None when the study did
+not run); the `show_*` functions put a section's figures and captions into the chapter. Shaded green
+bands are what the paper calls acceptable: 1-2 BDP of data in flight, 1-2 baseRTT.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from simulator.report import style
+from simulator.report.scorecard_qtcol import BASE_RTT_MS, BDP_PKTS
+
+WARMUP_S = 10          # the time series' warm-up, left out of distributions
+ACCEPTABLE = "#2ca02c"  # colour of the paper's acceptable band
+MULTI = "qt_multiflow"
+SWEEP = "qt_buffer_sweep"
+DEVQ = "qt_buffer_sweep_devq"
+
+
+def study_file(study) -> str:
+    return f"config/studies/{study}.yaml"
+
+
+def skipped(ch, study) -> None:
+    ch.caption(f"Study `{study}` is not enabled in this run (see `config/config.yaml`); figure skipped.")
+
+
+def show(ch, fig, name, caption) -> None:
+    ch.figure(fig, name)
+    ch.caption(caption)
+
+
+# --------------------------------------------------------------------------- time series helpers
+
+def bdp_pkts(tables) -> float:
+    """The BDP (packets) the runs report in their tables, else the scenario's 345.6."""
+    if len(tables) and (tables["metric"] == "bdp_pkts").any():
+        return float(tables.loc[tables["metric"] == "bdp_pkts", "mean"].iloc[0])
+    return BDP_PKTS
+
+
+def runs(traces, study) -> list:
+    """[(algorithm, alpha or None, trace of the first seed)] of a trace study, in the book's order."""
+    if traces is None:
+        return []
+    d = traces[traces["study"] == study]
+    out = []
+    for (alg, alpha), g in d.groupby(["algorithm", d["alpha"].fillna(-1)] if "alpha" in d else ["algorithm", "flows"]):
+        g = g[g["seed"] == g["seed"].min()].sort_values("t") if "seed" in g else g.sort_values("t")
+        out.append((alg, None if alpha == -1 or "alpha" not in d else float(alpha), g))
+    rank = {a: i for i, a in enumerate(style.ALGORITHMS)}
+    return sorted(out, key=lambda r: (rank.get(r[0], 99), r[1] or 0))
+
+
+def five_flow_runs(traces) -> list:
+    return [r for r in runs(traces, MULTI) if int(r[2]["flows"].iloc[0]) == 5]
+
+
+def flow_columns(g, prefix) -> list:
+    return [c for c in g.columns if c.startswith(prefix) and g[c].notna().any()]
+
+
+def rtt_series(g, i=0):
+    r = g[f"srtt_ms_{i}"]
+    return r.where(r > 0)  # negative: no RTT sample yet
+
+
+def inflight_total(g):
+    return g[flow_columns(g, "inflight_")].sum(axis=1, min_count=1)
+
+
+def pooled_rtt(g):
+    """The RTT samples of every flow of a trace, one series."""
+    return pd.concat([rtt_series(g, i) for i in range(int(g["flows"].iloc[0]))], ignore_index=True)
+
+
+def bands(ax, kind, bdp, alphas=()) -> None:
+    """Shade the paper's acceptable band (1-2 BDP or 1-2 baseRTT) and mark alpha x BDP / baseRTT."""
+    base = bdp if kind == "inflight" else BASE_RTT_MS
+    ax.axhspan(base, 2 * base, color=ACCEPTABLE, alpha=0.07, lw=0)
+    ax.axhline(base, color="grey", lw=0.8, ls="-")
+    ax.axhline(2 * base, color="grey", lw=0.8, ls="-")
+    for a in alphas:
+        ax.axhline(a * base, color="grey", lw=0.8, ls=style.alpha_style(a))
+
+
+def band_handles(kind) -> list:
+    name = "BDP" if kind == "inflight" else "baseRTT"
+    return [plt.Rectangle((0, 0), 1, 1, color=ACCEPTABLE, alpha=0.15, label=f"1-2 × {name} (acceptable)")]
+
+
+# --------------------------------------------------------------------------- one flow (Figures 7-14)
+
+Group = namedtuple("Group", "title algorithms fig_inflight fig_rtt alphas")
+SINGLE_GROUPS = [Group("CUBIC and BBR", ("cubic", "bbr"), "7", "8", ()),
+                 Group("QtCol", ("qtcol",), "9", "10", (1.2, 1.5)),
+                 Group("QtColFair", ("qtcolfair",), "11", "12", (1.2, 1.5))]
+
+
+def single_flow(ss, group, bdp):
+    """In-flight data with cwnd (left) and RTT (right) of one group's single-flow runs; None if none ran."""
+    sel = [r for r in ss if r[0] in group.algorithms]
+    if not sel:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+    for alg, alpha, g in sel:
+        kw = dict(color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=1.2)
+        axes[0].plot(g["t"], g["inflight_0"], label=style.label(alg, alpha), **kw)
+        axes[0].plot(g["t"], g["cwnd_0"], color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=0.6, alpha=0.45)
+        axes[1].plot(g["t"], rtt_series(g), label=style.label(alg, alpha), **kw)
+    bands(axes[0], "inflight", bdp, group.alphas)
+    bands(axes[1], "rtt", bdp, group.alphas)
+    axes[0].set_ylabel("packets")
+    axes[1].set_ylabel("smoothed RTT (ms)")
+    for ax in axes:
+        ax.set_xlabel("time (s)")
+    top = max(float(np.nanmax(g["inflight_0"])) for _, _, g in sel)
+    axes[0].set_ylim(0, max(2.3 * bdp, 1.1 * top))
+    toprtt = max(float(np.nanmax(rtt_series(g))) for _, _, g in sel)
+    axes[1].set_ylim(0, max(2.3 * BASE_RTT_MS, 1.1 * toprtt))
+    h0, l0 = axes[0].get_legend_handles_labels()
+    thin = plt.Line2D([], [], color="grey", lw=0.6, alpha=0.6)
+    axes[0].legend(h0 + [thin] + band_handles("inflight"), l0 + ["thin: cwnd", "1-2 × BDP"], fontsize=7, ncol=2,
+                   loc="upper right")
+    h1, l1 = axes[1].get_legend_handles_labels()
+    axes[1].legend(h1 + band_handles("rtt"), l1 + ["1-2 × baseRTT"], fontsize=7, ncol=2, loc="upper right")
+    axes[0].set_title(f"{group.title}: data in flight and cwnd", fontsize=9)
+    axes[1].set_title(f"{group.title}: RTT", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def single_flow_caption(group) -> str:
+    ref = (" Grey lines: 1 × and 2 × BDP / baseRTT (solid) and α × BDP / baseRTT for α = "
+           + ", ".join(f"{a:g}" for a in group.alphas) + " (line style of that α).") if group.alphas else ""
+    return (f"Figure: {group.title}, one flow, 5 BDP buffer: data in flight (thick) and cwnd (thin), packets, and "
+            f"smoothed RTT, ms, over time (first seed, 0.1 s samples). Reproduces the paper's Figures "
+            f"{group.fig_inflight} (in-flight) and {group.fig_rtt} (RTT); green band: the paper's acceptable 1-2 BDP "
+            f"/ 1-2 baseRTT.{ref} Made from `{study_file('qt_single_static')}`.")
+
+
+def show_single_flow(ch, ss, bdp) -> None:
+    """Figures 7-12, one per group of algorithms that ran."""
+    if not ss:
+        skipped(ch, "qt_single_static")
+    for group in SINGLE_GROUPS if ss else []:
+        fig = single_flow(ss, group, bdp)
+        if fig is not None:
+            show(ch, fig, f"single_{group.title.split()[0].lower()}", single_flow_caption(group))
+
+
+def boxplot(series, kind, ylabel, title, bdp):
+    """Box (quartiles, median) and whiskers (5th-95th percentiles) per (algorithm, alpha, samples); log y."""
+    fig, ax = plt.subplots(figsize=(11, 3.8))
+    labels = [style.label(a, al) for a, al, _ in series]
+    bp = ax.boxplot([s.dropna().to_numpy() for _, _, s in series], whis=(5, 95), showfliers=False, patch_artist=True,
+                    medianprops=dict(color="black"))
+    for patch, (a, _, _) in zip(bp["boxes"], series):
+        patch.set_facecolor(style.PALETTE[a])
+        patch.set_alpha(0.75)
+    ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20, ha="right")
+    bands(ax, kind, bdp)
+    ax.set_ylabel(ylabel)
+    ax.set_xlabel("algorithm")
+    ax.set_yscale("log")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=style.PALETTE[a], alpha=0.75, label=style.LABELS[a])
+               for a in style.order({a for a, _, _ in series})]
+    ax.legend(handles=handles + band_handles(kind), fontsize=8, ncol=3, loc="upper right")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def warm(g):
+    return g[g["t"] >= WARMUP_S]
+
+
+def show_single_boxes(ch, ss, bdp) -> None:
+    """Figures 13-14: in-flight and RTT distributions of the single-flow runs after warm-up."""
+    src = f"Made from `{study_file('qt_single_static')}` (first seed's time series, t ≥ 10 s)."
+    show(ch, boxplot([(a, al, warm(g)["inflight_0"]) for a, al, g in ss], "inflight", "data in flight (packets)",
+                     "Single flow: data in flight after warm-up", bdp), "box_inflight",
+         "Figure: data in flight per algorithm, one flow, 5 BDP buffer (box: quartiles and median; whiskers: 5th and "
+         f"95th percentiles; log scale). Reproduces the paper's Figure 13; green band: 1-2 BDP. {src}")
+    show(ch, boxplot([(a, al, rtt_series(warm(g))) for a, al, g in ss], "rtt", "smoothed RTT (ms)",
+                     "Single flow: RTT after warm-up", bdp), "box_rtt",
+         "Figure: smoothed RTT per algorithm, one flow, 5 BDP buffer (box: quartiles and median; whiskers: 5th and "
+         f"95th percentiles; log scale). Reproduces the paper's Figure 14; green band: 1-2 baseRTT (40-80 ms). {src}")
+
+
+# --------------------------------------------------------------------------- path changes (Figures 15-17)
+
+CHANGES = {  # study -> (figure name, [(time s, label)], title, the paper's figures)
+    "qt_bandwidth_change": ("bandwidth_change", [(25, "25 Mbit/s"), (50, "500 Mbit/s")],
+                            "bottleneck 100 → 25 → 500 Mbit/s", "Figure 15 (RTT; throughput and in-flight added)"),
+    "qt_delay_change": ("delay_change", [(25, "40 ms"), (50, "20 ms")], "bottleneck delay 20 → 40 → 20 ms",
+                        "Figures 16 (QtCol in-flight) and 17 (QtColFair in-flight); CUBIC, BBR, RTT and throughput added"),
+}
+
+
+def path_change(rr, events, bdp):
+    """Throughput, RTT and in-flight data of one flow over time, dotted lines at the changes."""
+    fig, axes = plt.subplots(3, 1, figsize=(11, 8.4), sharex=True)
+    for alg, alpha, g in rr:
+        kw = dict(color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=2.4 if alg == "qtcol" else 1.1,
+                  label=style.label(alg, alpha))
+        axes[0].plot(g["t"], g["throughput_mbps_0"].rolling(10, min_periods=1).mean(), **kw)
+        axes[1].plot(g["t"], rtt_series(g), **kw)
+        axes[2].plot(g["t"], g["inflight_0"], **kw)
+    bands(axes[1], "rtt", bdp, (1.2,))
+    axes[1].set_yscale("log")
+    axes[2].set_yscale("log")
+    axes[0].set_ylabel("throughput (Mbit/s,\n1 s moving mean)")
+    axes[1].set_ylabel("smoothed RTT (ms)")
+    axes[2].set_ylabel("data in flight (packets)")
+    axes[2].set_xlabel("time (s)")
+    for ax in axes:
+        for t, _ in events:
+            ax.axvline(t, color="black", lw=0.7, ls=":")
+    for t, lab in events:
+        axes[0].annotate(lab, (t, 1), xycoords=("data", "axes fraction"), xytext=(3, -12), textcoords="offset points",
+                         fontsize=8)
+    h, l = axes[0].get_legend_handles_labels()
+    axes[0].legend(h, l, ncol=4, fontsize=8, loc="upper left", bbox_to_anchor=(0, 1.25))
+    axes[1].legend(band_handles("rtt") + [plt.Line2D([], [], color="grey", lw=0.8, label="1.2 × baseRTT")],
+                   ["1-2 × baseRTT", "1.2 × baseRTT"], fontsize=8, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def show_path_change(ch, traces, study, bdp) -> list:
+    """Figure 15 or 16-17; returns the runs of the study (empty if it did not run)."""
+    rr = runs(traces, study)
+    if not rr:
+        skipped(ch, study)
+        return rr
+    name, events, title, figs = CHANGES[study]
+    show(ch, path_change(rr, events, bdp), name,
+         f"Figure: {title}: throughput (1 s moving mean), smoothed RTT and data in flight of one flow over time (first "
+         f"seed; log scales for RTT and in-flight; QtCol drawn thicker, as QtColFair often covers it). Reproduces the "
+         f"paper's {figs}; dotted lines: the changes. Made from `{study_file(study)}`.")
+    return rr

@@ -1,0 +1,217 @@
+"""The QtColFair chapter's figures and tables (figures_qtcol, figures_qtcol_multiflow, tables_qtcol) on
+small synthetic frames; the paper's numbers come from the tracked reference file."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+from pathlib import Path  # noqa: E402
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from simulator.report import figures_qtcol as qf  # noqa: E402
+from simulator.report import figures_qtcol_multiflow as qm  # noqa: E402
+from simulator.report import scorecard_qtcol as sq  # noqa: E402
+from simulator.report import style  # noqa: E402
+from simulator.report import tables_qtcol as qt  # noqa: E402
+
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
+SINGLE = [("cubic", None), ("bbr", None), ("qtcol", 1.2), ("qtcol", 1.5), ("qtcolfair", 1.2)]
+MULTI = [("cubic", None), ("bbr", None), ("qtcol", 1.2), ("qtcol", 1.5), ("qtcolfair", 1.2), ("qtcolfair", 1.5)]
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+class FakeChapter:
+    def __init__(self):
+        self.figures, self.captions, self.texts = [], [], []
+
+    def figure(self, fig, name):
+        self.figures.append(name)
+
+    def caption(self, text):
+        self.captions.append(text)
+
+    def markdown(self, text):
+        self.texts.append(text)
+
+
+def reference():
+    return sq.load_reference(REFERENCE)
+
+
+def trace(study, algs, flows=1, seeds=(2, 1), times=np.arange(0, 100, 0.5)):
+    rows = []
+    for alg, alpha in algs:
+        for seed in seeds:
+            for t in times:
+                row = dict(study=study, algorithm=alg, alpha=alpha, seed=seed, t=t, flows=flows, jain=0.9)
+                for i in range(flows):
+                    row.update({f"inflight_{i}": 400.0 + seed + t, f"cwnd_{i}": 410.0, f"srtt_ms_{i}": 48.0 + t % 3,
+                                f"throughput_mbps_{i}": 90.0 / flows})
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table(study, algs, metrics, **params):
+    """One table row per algorithm, metric and combination of `params` (lists)."""
+    keys = list(params)
+    combos = pd.MultiIndex.from_product([params[k] for k in keys]).tolist() if keys else [()]
+    rows = [dict(study=study, algorithm=alg, alpha=alpha, metric=m, mean=0.95, ci_low=0.94, ci_high=0.96, n=3,
+                 run_p025=0.94, run_p975=0.96, **dict(zip(keys, combo)))
+            for alg, alpha in algs for m in metrics for combo in combos]
+    return pd.DataFrame(rows)
+
+
+def line_labels(ax):
+    return [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+
+
+# --------------------------------------------------------------------------- one flow and path changes
+
+def test_runs_keep_the_first_seed_in_the_books_order():
+    rr = qf.runs(trace("qt_single_static", SINGLE[::-1]), "qt_single_static")
+    assert [(a, al) for a, al, _ in rr] == SINGLE
+    assert all(set(g["seed"]) == {1} for _, _, g in rr)
+    assert qf.runs(None, "qt_single_static") == []
+
+
+def test_single_flow_draws_each_algorithm_of_its_group_once_per_panel():
+    ss = qf.runs(trace("qt_single_static", SINGLE), "qt_single_static")
+    group = qf.SINGLE_GROUPS[1]  # QtCol
+    fig = qf.single_flow(ss, group, qf.BDP_PKTS)
+    expected = [style.label("qtcol", 1.2), style.label("qtcol", 1.5)]
+    for ax in fig.axes:
+        assert line_labels(ax) == expected
+    assert qf.single_flow([r for r in ss if r[0] != "qtcol"], group, qf.BDP_PKTS) is None
+
+
+def test_show_single_flow_names_one_figure_per_group_or_says_skipped():
+    ch = FakeChapter()
+    qf.show_single_flow(ch, qf.runs(trace("qt_single_static", SINGLE[:2]), "qt_single_static"), qf.BDP_PKTS)
+    assert ch.figures == ["single_cubic"] and "Figures 7 (in-flight) and 8 (RTT)" in ch.captions[0]
+    ch = FakeChapter()
+    qf.show_single_flow(ch, [], qf.BDP_PKTS)
+    assert ch.figures == [] and "not enabled" in ch.captions[0]
+
+
+def test_boxplot_has_one_box_per_run_labelled_in_order():
+    ss = qf.runs(trace("qt_single_static", SINGLE), "qt_single_static")
+    fig = qf.boxplot([(a, al, g["inflight_0"]) for a, al, g in ss], "inflight", "packets", "t", qf.BDP_PKTS)
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == [style.label(a, al) for a, al in SINGLE]
+
+
+def test_path_change_draws_each_run_once_in_each_of_three_panels():
+    rr = qf.runs(trace("qt_bandwidth_change", SINGLE), "qt_bandwidth_change")
+    fig = qf.path_change(rr, qf.CHANGES["qt_bandwidth_change"][1], qf.BDP_PKTS)
+    assert len(fig.axes) == 3
+    for ax in fig.axes:
+        assert line_labels(ax) == [style.label(a, al) for a, al in SINGLE]
+    ch = FakeChapter()
+    assert qf.show_path_change(ch, None, "qt_delay_change", qf.BDP_PKTS) == [] and "qt_delay_change" in ch.captions[0]
+
+
+def test_bdp_comes_from_the_tables_when_they_report_it():
+    assert qf.bdp_pkts(pd.DataFrame()) == qf.BDP_PKTS
+    assert qf.bdp_pkts(pd.DataFrame([dict(metric="bdp_pkts", mean=300.0)])) == 300.0
+
+
+def test_phase_tables_have_one_row_per_run():
+    rr = qf.runs(trace("qt_delay_change", SINGLE), "qt_delay_change")
+    d = qt.delay_phases(rr)
+    assert len(d) == len(SINGLE) and d.columns[0] == "algorithm" and d["in-flight 15-25 s"].iloc[0] == "421"
+    b = qt.bandwidth_phases(rr)
+    assert list(b.columns[1:]) == ["RTT 10-25 s: p05-p95 (ms)", "RTT 25-50 s: p05-p95 (ms)", "RTT 50-100 s: p05-p95 (ms)"]
+    s = qt.single_ranges(rr)
+    assert s["median in-flight"].iloc[0] == "456" and len(s) == len(SINGLE)  # after the 10 s warm-up
+
+
+# --------------------------------------------------------------------------- five flows and buffer sizes
+
+def test_multiflow_bars_put_the_papers_value_beside_ours():
+    tables = table("qt_multiflow", MULTI, ["goodput_mbps"], flows=[5])
+    fig = qm.multiflow_bars(tables, reference(), "goodput_mbps", "goodput", "goodput", (90, 97.5))
+    ax = fig.axes[0]
+    assert len(ax.patches) == len(MULTI)
+    diamonds = [ln for ln in ax.get_lines() if ln.get_label() == "paper"]
+    assert len(diamonds) == len(MULTI)  # the paper has every one of them
+    assert diamonds[0].get_ydata()[0] == qt.paper(reference(), "multiflow", "cubic", "goodput")
+    assert qm.multiflow_bars(tables, reference(), "jain", "J", "jain", (0, 1)) is None
+
+
+def test_flows_throughput_has_a_panel_per_shown_algorithm_and_a_line_per_flow():
+    mf = qf.five_flow_runs(trace("qt_multiflow", MULTI, flows=5, times=np.arange(0, 20, 1.0)))
+    fig = qm.flows_throughput(mf)
+    shown = [(a, al) for a, al, _ in mf if (a, al) in qm.THROUGHPUT_PANELS]
+    assert [ax.get_title(loc="left") for ax in fig.axes] == [style.label(a, al) for a, al in shown]
+    assert all(len(ax.get_lines()) == 5 for ax in fig.axes)
+    assert line_labels(qm.jain_over_time(mf).axes[0]) == [style.label(a, al) for a, al in MULTI]
+
+
+def test_buffer_sweep_has_a_panel_per_flow_count_and_the_paper_only_at_five_flows():
+    tables = table(qf.SWEEP, [("cubic", None), ("qtcolfair", 1.2)], ["goodput_mbps"], flows=[1, 5],
+                   buffer_bdp=[0.5, 1, 2])
+    fig = qm.buffer_sweep(tables, reference(), qm.SWEEPS[0], qf.BDP_PKTS)
+    one, five = fig.axes
+    assert one.get_title() == "1 flow" and five.get_title() == "5 flows"
+    assert not any(lab.startswith("paper") for lab in line_labels(one))
+    assert {"paper Cubic", "paper QtColFair α=1.2"} <= set(line_labels(five))
+    assert qm.buffer_sweep(tables, reference(), qm.SWEEPS[1], qf.BDP_PKTS) is None
+
+
+def test_device_queue_draws_qtcolfair_at_alpha_1_2_only():
+    algs = [("cubic", None), ("qtcolfair", 1.2), ("qtcolfair", 1.5)]
+    tables = pd.concat([table(qf.SWEEP, algs, ["utilization", "plr"], flows=[5], buffer_bdp=[0.003, 0.5]),
+                        table(qf.DEVQ, algs, ["utilization", "plr"], flows=[5], buffer_bdp=[0.003, 0.5])])
+    fig = qm.device_queue(tables)
+    labels = [c.get_label() for c in fig.axes[0].containers]
+    assert len(labels) == 4 and not any("1.5" in lab for lab in labels)
+    assert qm.device_queue(tables[tables["study"] == qf.SWEEP]) is None
+    assert qt.device_queue_utilization(tables) == "At 0.003 BDP with the device queue, utilization is Cubic 95.0%, QtColFair 95.0%."
+
+
+def test_tables_of_means_pivot_algorithms_and_buffers():
+    m = qt.multiflow_means(table("qt_multiflow", MULTI, ["goodput_mbps", "jain", "median_rtt_ms"], flows=[2, 5]))
+    assert len(m) == 2 * len(MULTI) and list(m.columns) == ["algorithm", "flows", "goodput (Mbit/s)", "Jain",
+                                                            "median RTT (ms)"]
+    w = qt.buffer_sweep_5flows(table(qf.SWEEP, MULTI[:2], ["utilization", "plr"], flows=[1, 5], buffer_bdp=[1, 2]))
+    assert list(w.index) == [1, 2] and list(w.columns) == ["BBR plr", "BBR utilization", "Cubic plr", "Cubic utilization"]
+
+
+# --------------------------------------------------------------------------- the paper's numbers
+
+def test_published_vs_ours_has_the_scorecards_numbers_and_verdicts():
+    ref = reference()
+    tables = table("qt_single_static", [("cubic", None)], ["goodput_mbps", "plr"], flows=[1], buffer_bdp=[5])
+    tables["mean"] = [94.0, 0.05]
+    compare = qt.published_vs_ours(tables, ref)
+    assert len(compare) == len(sq.compared(ref)) == 87  # the text-stated ranges are not compared
+    ran = compare[compare["meets_target"].notna()].set_index("metric")
+    assert ran.loc["goodput_mbps", "meets_target"] and not ran.loc["plr", "meets_target"]
+    assert ran.loc["goodput_mbps", "difference"] == pytest.approx(94.0 - 93.82)
+    first, per_metric = qt.published_summary(compare, "LINK")
+    assert first.startswith("**1 of 2 published numbers") and "(85 not run). LINK." in first
+    assert per_metric == "Per metric: goodput_mbps: 1/1; plr: 0/1."
+    html = qt.published_html(compare)
+    assert html.count("<table") == 3 and "✓ yes" in html and "✗ no" in html
+
+
+def test_paper_numbers_in_the_text_come_from_the_reference_file():
+    ref = reference()
+    tables = table("qt_single_static", [("cubic", None)], ["goodput_mbps", "plr"], flows=[1], buffer_bdp=[5])
+    assert "the paper's 0.027" in qt.disagreements(tables, ref)
+    ref.loc[(ref["metric"] == "plr") & (ref["algorithm"] == "cubic"), "value"] = 0.031
+    assert "the paper's 0.031" in qt.disagreements(tables, ref)
+    assert qt.disagreements(tables.iloc[0:0], ref) == ""
+    caption = qt.single_ranges_caption(ref)
+    assert "CUBIC 1449-2070 packets and 170-250 ms; BBR 345-690 packets and 40-80 ms" in caption
+    assert "QtCol 400 / 500 packets and 48 / 60 ms" in caption
+    assert "CUBIC 40-480 ms, BBR 45-58 ms, QtCol/QtColFair near 50 ms" in qt.bandwidth_phases_caption(ref)
+    with pytest.raises(KeyError, match="multiflow"):
+        qt.paper(ref, "multiflow", "cubic", "plr")
