@@ -1,0 +1,205 @@
+"""Tables and figures of the M/M/1 chapter (notebooks/mm1.ipynb), part two: congestion windows over time
+(the paper's Figures 1, 2 and 6-8), the `none` sender against the M/M/1/K closed forms (the scorecard's
+comparison, scorecard_mm1.analytic_comparison), and the audit replaying the paper's random stream."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simulator.report import html_view, mm1k, style
+from simulator.report import scorecard_mm1 as sc
+from simulator.report.figures_mm1 import study_file
+
+CWND_ALGS = ("tahoe", "reno", "cubic")  # the paper's Figures 6, 7, 8
+OVERLAY_N = 300  # N of the paper's Figures 1 and 2
+
+
+def _studies(df) -> str:
+    return ", ".join(f"`{study_file(s)}`" for s in sorted(df["study"].unique()))
+
+
+def _cwnd_axes(ax, title):
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd (packets)")
+    ax.legend(loc="upper left", frameon=True, framealpha=0.85)
+
+
+# --------------------------------------------------------------------------- congestion windows
+
+def cwnd_grid(tv: pd.DataFrame, variant: str):
+    """A row per algorithm (Tahoe, Reno, Cubic), a column per N: cwnd over time of every seed, the
+    first seed bold. `tv`: the traces of one variant."""
+    import matplotlib.pyplot as plt
+
+    algs = [a for a in CWND_ALGS if a in set(tv["algorithm"])]
+    Ns = sorted(tv["N"].unique())
+    fig, axes = plt.subplots(len(algs), len(Ns), figsize=(5.2 * len(Ns), 2.4 * len(algs)), squeeze=False)
+    seed0 = tv["seed"].min()
+    for i, a in enumerate(algs):
+        for j, n in enumerate(Ns):
+            ax = axes[i, j]
+            for s, g in tv[(tv["algorithm"] == a) & (tv["N"] == n)].groupby("seed"):
+                g = g.sort_values("t")
+                ax.step(g["t"], g["cwnd"], where="post", color=style.PALETTE[a],
+                        lw=1.3 if s == seed0 else 0.7, alpha=1.0 if s == seed0 else 0.3,
+                        label=f"{style.LABELS[a]} seed {s}" if s == seed0 else None)
+            _cwnd_axes(ax, f"{style.LABELS[a]}, N = {n}  (Fig. {6 + i}{'ab'[j] if j < 2 else ''})")
+    fig.suptitle(style.VARIANT_TITLES[variant], y=1.0)
+    fig.tight_layout()
+    return fig
+
+
+def cwnd_overlay(tv: pd.DataFrame, n):
+    """Tahoe and Reno in one panel (the paper's Figure 1), Cubic in another (Figure 2); `tv`: the
+    traces of one variant, N and seed."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 2.8))
+    for ax, algs, fig_no in ((axes[0], ("tahoe", "reno"), 1), (axes[1], ("cubic",), 2)):
+        for a in algs:
+            g = tv[tv["algorithm"] == a].sort_values("t")
+            ax.step(g["t"], g["cwnd"], where="post", color=style.PALETTE[a], label=style.LABELS[a], lw=1.3)
+        _cwnd_axes(ax, f"Fig. {fig_no} analogue, N = {n}")
+    fig.tight_layout()
+    return fig
+
+
+def overlay_n(traces: pd.DataFrame | None):
+    """N of the overlay: the paper's 300 if traced, else the largest traced N (0 without traces)."""
+    if traces is None:
+        return 0
+    return OVERLAY_N if OVERLAY_N in set(traces["N"]) else traces["N"].max()
+
+
+def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
+    """The grid of Figures 6-8 and the overlay of Figures 1-2 of one variant, with captions."""
+    if traces is None or traces.empty:
+        ch.markdown("*No cwnd traces in this profile; figure skipped.*")
+        return
+    tv = traces[traces["variant"] == variant]
+    Ns, seed0 = sorted(tv["N"].unique()), tv["seed"].min()
+    ch.figure(cwnd_grid(tv, variant), f"cwnd_{variant}")
+    ch.caption(
+        f"Figure: congestion window over time, variant `{variant}`, for the short (N={Ns[0]}) and longer "
+        f"(N={Ns[-1]}) flows of the paper's Figures 6-8 (Tahoe, Reno, Cubic). The bold line is seed {seed0}; "
+        f"faint lines are the other seeds. Made from {_studies(tv)}.")
+    n = overlay_n(traces)
+    one = traces[(traces["variant"] == variant) & (traces["N"] == n) & (traces["seed"] == traces["seed"].min())]
+    ch.figure(cwnd_overlay(one, n), f"cwnd_fig1_2_{variant}")
+    ch.caption(
+        f"Figure: Tahoe (red) and Reno (blue) as in the paper's Figure 1, and Cubic as in its Figure 2; "
+        f"variant `{variant}`, N={n}, one seed (no confidence band: a single trajectory). Made from "
+        + _studies(one) + ".")
+
+
+# --------------------------------------------------------------------------- M/M/1/K closed forms
+
+CLOSED_FORM_COLUMNS = {"loss_rate": "loss 100·P_K (%)", "avg_delay": "delay W (s)",
+                       "throughput": "throughput λ_eff (packets/s)"}
+
+
+def closed_form_table(cmp: pd.DataFrame) -> pd.DataFrame:
+    """A row per variant, lambda and K; per metric 'closed form | ours [95% CI] ✓/✗'."""
+    show = cmp.assign(cell=[
+        f"{cf:.4g} | {m:.4g} [{lo:.4g}, {hi:.4g}] {'✓' if ok else '✗'}"
+        for cf, m, lo, hi, ok in zip(cmp.closed_form, cmp.ours_mean, cmp.ci_low, cmp.ci_high, cmp.agree)])
+    wide = show.pivot_table(index=["variant", "lambda", "K"], columns="metric", values="cell", aggfunc="first")
+    wide = wide[[m for m in CLOSED_FORM_COLUMNS if m in wide.columns]]
+    wide.columns = [CLOSED_FORM_COLUMNS[c] + ": closed form | ours [95% CI]" for c in wide.columns]
+    return wide
+
+
+def closed_form_figure(cmp: pd.DataFrame):
+    """Blocking probability and mean sojourn against K: closed-form lines per lambda, our means with
+    95% CI error bars per variant (circles as_published, squares standard)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    Ks = np.arange(1, 21)
+    mu = float(cmp["mu"].iloc[0])
+    for lam, shade in zip(sorted(cmp["lambda"].unique()), ("#bbbbbb", "#777777", "#222222")):
+        for ax, metric, f in ((axes[0], "loss_rate", lambda k: 100 * mm1k.blocking_prob(lam, mu, k)),
+                              (axes[1], "avg_delay", lambda k: mm1k.mean_sojourn(lam, mu, k))):
+            ax.plot(Ks, [f(k) for k in Ks], color=shade, lw=1.2, label=f"closed form λ={lam:g}")
+            for variant, marker in zip(style.VARIANTS, ("o", "s")):
+                d = cmp[(cmp["lambda"] == lam) & (cmp["metric"] == metric) & (cmp["variant"] == variant)]
+                ax.errorbar(d["K"] + (0.15 if variant == "standard" else -0.15), d["ours_mean"],
+                            yerr=[d["ours_mean"] - d["ci_low"], d["ci_high"] - d["ours_mean"]],
+                            ls="none", marker=marker, ms=4, color=style.PALETTE["none"], mec=shade, capsize=2,
+                            label=f"ours, {variant}" if lam == cmp["lambda"].min() else None)
+    axes[0].set_ylabel("blocking probability 100·P_K (%)")
+    axes[1].set_ylabel("mean sojourn W (s)")
+    for ax in axes:
+        ax.set_xlabel(style.PARAM_LABELS["K"])
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def show_closed_forms(ch, tables: pd.DataFrame) -> None:
+    """The closed-form comparison as a table (with download) and a figure."""
+    cmp = sc.analytic_comparison(tables)
+    if cmp.empty:
+        ch.markdown(f"*Study `{sc.ANALYTIC_STUDY}` is not enabled in this profile; comparison skipped.*")
+        return
+    ch.save_download(cmp, "mm1k_closed_forms.csv")
+    html_view.show(html_view.frame(closed_form_table(cmp)))
+    ch.markdown(f"{int(cmp.agree.sum())} of {len(cmp)} cells agree with the closed form "
+                f"({ch.download_link('mm1k_closed_forms.csv', 'download CSV')}).")
+    ch.figure(closed_form_figure(cmp), "mm1k_closed_forms")
+    ch.caption(
+        f"Figure: the `none` sender on an M/M/1/K link with no deadline (μ={float(cmp['mu'].iloc[0]):g}) against "
+        f"the closed forms (lines), our mean with 95% CI as error bars (circles `as_published`, squares `standard`; "
+        f"the `standard` delays also include the one-way propagation delay, which the table adds to the closed "
+        f"form). Claim mm1-9; made from `{study_file(sc.ANALYTIC_STUDY)}`.")
+
+
+# --------------------------------------------------------------------------- replay audit
+
+def _match(printed: str, paper: str, ours: float, decimals: int) -> str:
+    """'exact' to the printed digit, 'last digit' when one unit off (the paper may have rounded twice,
+    to 4 places and then by hand), else 'differs'."""
+    off_by = abs(round(ours * 10**decimals) - round(float(paper) * 10**decimals))
+    return "exact" if printed == paper else ("last digit" if off_by == 1 else "differs")
+
+
+def replay_audit(tables: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    """Per published number: the paper's printed text and the replay's mean printed to as many
+    decimals, and whether they match. Empty when no replay study ran."""
+    replay = tables[tables["study"].str.startswith("mm1_replay_")]
+    if replay.empty:
+        return pd.DataFrame()
+    rows = []
+    for _, r in reference.iterrows():
+        paper = r["value_text"]
+        hit = replay[(replay["study"] == f"mm1_replay_{r['sweep']}") & (replay["algorithm"] == r["algorithm"])
+                     & (replay["metric"] == r["metric"]) & (replay[r["sweep"]].astype(float) == float(r["x"]))]
+        decimals = len(paper.split(".")[1]) if "." in paper else 0
+        ours = float(hit["mean"].iloc[0]) if len(hit) else float("nan")
+        printed = f"{ours:.{decimals}f}"
+        rows.append({"table": r["table"], "metric": r["metric"], "sweep": f"{r['sweep']}={r['x']}",
+                     "algorithm": r["algorithm"], "paper": paper, "replay": printed,
+                     "match": _match(printed, paper, ours, decimals)})
+    return pd.DataFrame(rows)
+
+
+def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None:
+    """Matches per algorithm, the sentence with the counts and the numbers that differ."""
+    audit = replay_audit(tables, reference)
+    if audit.empty:
+        ch.markdown("*The replay studies are not enabled in this profile; audit skipped.*")
+        return
+    ch.save_download(audit, "replay_audit.csv")
+    html_view.show(html_view.frame(audit.groupby("algorithm", sort=False)["match"].value_counts().unstack(fill_value=0)))
+    n_exact, n_digit = int((audit.match == "exact").sum()), int((audit.match == "last digit").sum())
+    bad = audit[audit.match == "differs"]
+    ch.markdown(
+        f"**{n_exact} of {len(audit)} published numbers are reproduced to the printed digit** by the replay, "
+        f"{n_digit} more within one unit of the last digit; {len(bad)} differ "
+        f"(algorithms: {', '.join(sorted(bad.algorithm.unique())) or 'none'}). "
+        "Exact matches confirm the model, the stream and the event order; a whole algorithm that differs means its rules "
+        "on the page [What the papers' published code does](published_code.md) do not describe what the published code ran. "
+        f"{ch.download_link('replay_audit.csv', 'Download the audit as CSV')}.")
+    if len(bad):
+        html_view.show(html_view.frame(bad, index=False))

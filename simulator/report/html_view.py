@@ -1,0 +1,31 @@
+"""Raw HTML in a chapter notebook, for tables whose layout DataFrame.to_html cannot make (cells spanning
+rows, several lines per cell) and frames shown without a download."""
+from __future__ import annotations
+
+import pandas as pd
+
+# verdict -> colour of its word in claim tables (green, red, amber)
+BADGE = {"reproduced": "#1a7f37", "not_reproduced": "#cf222e", "untestable": "#9a6700"}
+NOTE_STYLE = "font-size:0.9em;white-space:normal;color:#57606a"
+
+
+def show(html: str) -> None:
+    from IPython.display import HTML, display
+
+    display(HTML(html))
+
+
+def frame(df, **to_html) -> str:
+    """`df` as an HTML table in the book's table style."""
+    return df.to_html(classes="repro", **to_html)
+
+
+def fmt(x) -> str:
+    """A number to 4 significant digits, '–' when missing."""
+    return "–" if pd.isna(x) else f"{x:.4g}"
+
+
+def verdict_cell(verdict, note, extra="") -> str:
+    """A verdict word in its colour, optional extra line, then the note in small grey type."""
+    return (f"<b style='color:{BADGE.get(verdict, 'black')}'>{verdict}</b><br>{extra}"
+            f"<div style='{NOTE_STYLE}'>{note}</div>")

@@ -1,0 +1,220 @@
+"""The M/M/1 chapter's tables and figures (simulator/report/figures_mm1*.py) on small synthetic frames:
+Tables V-XIII carry the scorecard's verdict per published number, each algorithm is drawn once per
+panel, and the replay audit tells exact, last-digit and differing numbers apart."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from simulator.report import figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
+from simulator.report import scorecard_mm1 as sc, style  # noqa: E402
+
+REFERENCE_CSV = """table,metric,unit,sweep,x,algorithm,value,fixed
+V,throughput,packets_per_s,lambda,5,none,4.793,mu=10;K=5;theta=1;N=500
+V,throughput,packets_per_s,lambda,5,tahoe,4.80,mu=10;K=5;theta=1;N=500
+V,throughput,packets_per_s,lambda,10,none,8.467,mu=10;K=5;theta=1;N=500
+V,throughput,packets_per_s,lambda,10,tahoe,8.1,mu=10;K=5;theta=1;N=500
+"""
+
+
+class FakeChapter:
+    """Collects what a show_* function would show and save."""
+
+    downloads_url = "_static/downloads/mm1"
+
+    def __init__(self):
+        self.shown, self.figures, self.downloads = [], [], {}
+
+    def markdown(self, text):
+        self.shown.append(text)
+
+    caption = markdown
+
+    def figure(self, fig, name):
+        self.figures.append((name, fig))
+
+    def save_download(self, frame, name, index=False):
+        self.downloads[name] = frame
+
+    def download_link(self, name, label="Download as CSV"):
+        return f"[{label}]({name})"
+
+
+@pytest.fixture
+def shown_html(monkeypatch):
+    out = []
+    monkeypatch.setattr(html_view, "show", out.append)
+    return out
+
+
+@pytest.fixture
+def reference(tmp_path):
+    path = tmp_path / "ref.csv"
+    path.write_text(REFERENCE_CSV)
+    return sc.load_reference(path)
+
+
+def table_row(study, variant, algorithm, metric, mean, lam=5.0, K=5, N=500, theta=1.0, n=10, half=0.1):
+    return {"study": study, "paper": "mm1", "variant": variant, "algorithm": algorithm, "lambda": lam, "mu": 10.0,
+            "K": K, "theta": theta, "N": N, "metric": metric, "mean": mean, "ci_low": mean - half,
+            "ci_high": mean + half, "run_p025": mean - 2 * half, "run_p975": mean + 2 * half, "n": n}
+
+
+def lambda_tables():
+    """Both variants of mm1_lambda, except Tahoe at lambda=10 in `standard` (not run); our means sit on
+    the paper's numbers except none at lambda=10, which is far off."""
+    rows = []
+    for variant in style.VARIANTS:
+        for alg, lam, mean in (("none", 5, 4.793), ("tahoe", 5, 4.8), ("none", 10, 9.5), ("tahoe", 10, 8.1)):
+            if not (variant == "standard" and alg == "tahoe" and lam == 10):
+                rows.append(table_row("mm1_lambda", variant, alg, "throughput", mean, lam=lam))
+    return pd.DataFrame(rows)
+
+
+def test_published_tables_carry_the_scorecards_verdicts(reference):
+    long = m1.published_tables(lambda_tables(), reference)["V"]
+    assert len(long) == len(reference) * len(style.VARIANTS)
+    assert list(long.columns[:6]) == ["table", "metric", "lambda", "algorithm", "variant", "paper_value"]
+    verdicts = {v: {r["item"]: r["verdict"] for r in sc.number_rows(lambda_tables(), reference, v)}
+                for v in style.VARIANTS}
+    inside = long.set_index(["variant", "algorithm", "lambda"])["inside_run_range"]
+    assert inside[("as_published", "none", 10)] is False and verdicts["as_published"]["Table V lambda=10 none"] == "outside"
+    assert inside[("as_published", "tahoe", 5)] is True
+    assert inside[("standard", "tahoe", 10)] is None
+    assert np.isnan(long.set_index(["variant", "algorithm", "lambda"]).loc[("standard", "tahoe", 10), "mean"])
+
+
+def test_table_html_has_each_algorithm_once_and_marks_each_cell(reference):
+    long = m1.published_tables(lambda_tables(), reference)["V"]
+    html = m1.table_html(long, reference, "LINK")
+    for alg in ("none", "tahoe"):
+        assert html.count(f">{style.LABELS[alg]}</th>") == 1
+    assert html.count("✓") == 5 and html.count("✗") == 2 and html.count("not run") == 1
+    assert "Table V: Throughput (packets/s) vs lambda</b> (mu=10, K=5, theta=1, N=500)" in html
+    assert "config/studies/mm1_lambda.yaml" in html and "LINK" in html
+
+
+def test_show_published_tables_writes_each_table_and_counts_inside(reference, shown_html):
+    ch = FakeChapter()
+    m1.show_published_tables(ch, lambda_tables(), reference)
+    assert set(ch.downloads) == {"table_V.csv", "tables_V-XIII.csv"}
+    assert len(shown_html) == 1
+    assert ch.shown[-1].startswith("Published numbers inside our per-run range: **as_published** 3 of 4; "
+                                   "**standard** 2 of 4")
+
+
+def curve_tables(study="mm1_lambda_curve"):
+    return pd.DataFrame([table_row(study, v, a, m, 1.0 + x, lam=float(x))
+                         for v in style.VARIANTS for a in ("none", "reno") for m in style.METRICS for x in (5, 7, 9)])
+
+
+def test_curve_figure_draws_each_algorithm_once_per_panel(reference):
+    fig = m1.curve_figure(curve_tables(), reference, "lambda")
+    assert len(fig.axes) == len(style.VARIANTS) * len(style.METRICS)
+    for ax in fig.axes:
+        assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == ["none", "Reno"]
+    # the paper's numbers: none has throughput at two lambdas, drawn as circles in the throughput panels
+    assert sum(len(ln.get_xdata()) for ln in fig.axes[0].get_lines() if ln.get_marker() == "o") == 2
+    assert m1.fixed_params(curve_tables(), "lambda") == "mu=10, K=5, theta=1, N=500"
+
+
+def test_show_curve_skips_a_study_the_profile_did_not_run(reference):
+    ch = FakeChapter()
+    m1.show_curve(ch, curve_tables(), reference, "mm1_K_curve", "K", table_study="mm1_K")
+    assert ch.figures == [] and "not enabled" in ch.shown[0]
+    m1.show_curve(ch, curve_tables(), reference, "mm1_lambda_curve", "lambda", table_study="mm1_lambda")
+    assert ch.figures[0][0] == "curve_lambda" and "Tables V-VII" in ch.shown[-1]
+
+
+def traces(Ns=(50, 300)):
+    return pd.DataFrame([{"study": "mm1_cwnd", "variant": v, "algorithm": a, "N": n, "seed": s, "t": t,
+                          "cwnd": c} for v in style.VARIANTS for a in checks.CWND_ALGS for n in Ns
+                         for s in (1, 2) for t, c in ((0.0, 1.0), (1.0, 4.0), (2.0, 2.0))])
+
+
+def test_cwnd_grid_is_algorithms_by_N_with_the_first_seed_labelled():
+    fig = checks.cwnd_grid(traces()[lambda d: d["variant"] == "standard"], "standard")
+    assert len(fig.axes) == 3 * 2
+    for ax, alg in zip(fig.axes[::2], checks.CWND_ALGS):
+        assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == \
+            [f"{style.LABELS[alg]} seed 1"]
+        assert len(ax.get_lines()) == 2  # both seeds drawn
+
+
+def test_cwnd_overlay_puts_tahoe_and_reno_together_and_cubic_alone():
+    one = traces()[lambda d: (d["N"] == 300) & (d["seed"] == 1) & (d["variant"] == "standard")]
+    fig = checks.cwnd_overlay(one, 300)
+    assert [[ln.get_label() for ln in ax.get_lines()] for ax in fig.axes] == [["Tahoe", "Reno"], ["Cubic"]]
+
+
+def test_overlay_n_prefers_the_papers_300():
+    assert checks.overlay_n(traces()) == 300
+    assert checks.overlay_n(traces(Ns=(50, 1000))) == 1000
+    assert checks.overlay_n(None) == 0
+
+
+def test_show_cwnd_without_traces_says_so():
+    ch = FakeChapter()
+    checks.show_cwnd(ch, None, "standard")
+    assert ch.figures == [] and "No cwnd traces" in ch.shown[0]
+    checks.show_cwnd(ch, traces(), "standard")
+    assert [n for n, _ in ch.figures] == ["cwnd_standard", "cwnd_fig1_2_standard"]
+
+
+def analytic_tables(off=0.0):
+    rows = []
+    for v in style.VARIANTS:
+        for lam in (5.0, 9.0):
+            for K in (1, 5):
+                for metric, value in mm1k.closed_forms(lam, 10.0, K).items():
+                    rows.append(table_row(sc.ANALYTIC_STUDY, v, "none", metric, value + off, lam=lam, K=K,
+                                          theta=np.inf, half=1e-3))
+    return pd.DataFrame(rows)
+
+
+def test_closed_form_table_and_figure():
+    cmp = sc.analytic_comparison(analytic_tables())
+    wide = checks.closed_form_table(cmp)
+    assert len(wide) == 2 * 2 * 2
+    assert [c.split(":")[0] for c in wide.columns] == list(checks.CLOSED_FORM_COLUMNS.values())
+    assert all(cell.endswith("✓") for cell in wide.to_numpy().ravel())
+    fig = checks.closed_form_figure(cmp)
+    for ax in fig.axes:
+        labels = [ln.get_label() for ln in ax.get_lines() if ln.get_label().startswith("closed")]
+        assert labels == ["closed form λ=5", "closed form λ=9"]
+        assert len(ax.containers) == 2 * len(style.VARIANTS)  # our error bars, per lambda and variant
+
+
+def test_show_closed_forms_counts_agreeing_cells(shown_html):
+    ch = FakeChapter()
+    checks.show_closed_forms(ch, analytic_tables(off=5.0))
+    assert ch.shown[0].startswith("0 of 24 cells agree")
+    assert list(ch.downloads) == ["mm1k_closed_forms.csv"] and ch.figures[0][0] == "mm1k_closed_forms"
+    ch = FakeChapter()
+    checks.show_closed_forms(ch, lambda_tables())
+    assert "not enabled" in ch.shown[0] and not ch.downloads
+
+
+def test_replay_audit_tells_exact_last_digit_and_differing_apart(reference, shown_html):
+    means = {("none", 5): 4.79304, ("tahoe", 5): 4.81, ("none", 10): 8.5, ("tahoe", 10): 8.1}
+    replay = pd.DataFrame([table_row("mm1_replay_lambda", "as_published", a, "throughput", m, lam=float(x))
+                           for (a, x), m in means.items()])
+    audit = checks.replay_audit(replay, reference)
+    assert audit["match"].tolist() == ["exact", "last digit", "differs", "exact"]
+    assert audit["replay"].tolist() == ["4.793", "4.81", "8.500", "8.1"]
+    assert audit["sweep"].tolist() == ["lambda=5", "lambda=5", "lambda=10", "lambda=10"]
+    ch = FakeChapter()
+    checks.show_replay_audit(ch, replay, reference)
+    assert ch.shown[0].startswith("**2 of 4 published numbers are reproduced to the printed digit** by the replay, "
+                                  "1 more within one unit of the last digit; 1 differ (algorithms: none)")
+    assert len(shown_html) == 2  # matches per algorithm, and the numbers that differ
+    assert checks.replay_audit(lambda_tables(), reference).empty
+
+
+def test_html_view_formats_numbers_and_verdicts():
+    assert html_view.fmt(float("nan")) == "–" and html_view.fmt(1234.567) == "1235"
+    cell = html_view.verdict_cell("reproduced", "why", "<span>x</span>")
+    assert cell.startswith("<b style='color:#1a7f37'>reproduced</b><br><span>x</span><div") and "why</div>" in cell
