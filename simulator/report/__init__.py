@@ -12,8 +12,13 @@ One module per idea; the workflow's rules and the notebooks only call these:
     claims_mininet, claims_ns2, claims_testbed   those papers' claims
     scorecard        merges every paper's rows into results/scorecard.csv (command line)
     claims_view      a chapter's claim rows as the scorecard decided them (chapters never decide)
-    chapter          what every chapter notebook does: save figures, captions, tables with downloads
-    figures_<chapter>  each chapter's figures and tables (figures_mininet, ...)
+    chapter          what every chapter notebook does: save figures, captions, tables (with downloads
+                     or without), raw HTML
+    chapter_tables   'mean [CI]' table cells, the note for a study that did not run
+    html_view        cells of raw-HTML tables (numbers, coloured verdicts)
+    figures_<chapter>  each chapter's figures and tables: figures_mm1 (+ figures_mm1_checks),
+                     figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol), figures_mininet,
+                     figures_ns2, figures_testbed, figures_scorecard
     style            one colour and label per algorithm across the book
     book             assembles and builds the Jupyter Book
     rule_params      parameter helpers of workflow/rules/report.smk

@@ -22,6 +22,23 @@ def files(given, pattern) -> list:
     return list(given) if given else sorted(glob.glob(pattern))
 
 
+def html(text: str) -> None:
+    """Show raw HTML (tables whose layout DataFrame.to_html cannot make: cells spanning rows, ...)."""
+    from IPython.display import HTML, display
+
+    display(HTML(text))
+
+
+def frame_html(frame, **to_html) -> str:
+    """`frame` as an HTML table in the book's table style."""
+    return frame.to_html(classes="repro", **to_html)
+
+
+def show(frame, index=True, float_format=None, na_rep="NaN") -> None:
+    """Show `frame` as a table, without a download (Chapter.table writes one)."""
+    html(frame_html(frame, index=index, float_format=float_format, na_rep=na_rep))
+
+
 class Chapter:
     """Output folders of one chapter; figures and tables land there and are shown in the notebook."""
 
@@ -66,9 +83,7 @@ class Chapter:
     def table(self, frame, name, note="", index=False, float_format=None) -> None:
         """Show `frame` as an HTML table, write it as downloads/<name>, and the note under it with the
         download link where the note says {link} (at its end otherwise)."""
-        from IPython.display import HTML, display
-
         self.save_download(frame, name, index=index)
-        display(HTML(frame.to_html(index=index, float_format=float_format, classes="repro")))
+        html(frame_html(frame, index=index, float_format=float_format))
         link = self.download_link(name)
         self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())

@@ -1,6 +1,5 @@
 """Small pieces several chapters share that chapter.Chapter does not offer: 'mean [CI low, CI high]'
-table cells and tables of them, a table shown without a download, the note for a study that did not
-run."""
+table cells and tables of them, the note for a study that did not run."""
 from __future__ import annotations
 
 import pandas as pd
@@ -20,13 +19,6 @@ def metric_columns(rows: pd.DataFrame, index: list, metrics, digits: int = 4) ->
     wide = d.pivot_table(index=index, columns="metric", values="cell", aggfunc="first")
     wide = wide[[m for m in metrics if m in wide.columns]]
     return wide.rename(columns=metrics) if isinstance(metrics, dict) else wide
-
-
-def show(frame: pd.DataFrame, index=True, float_format=None, na_rep="NaN") -> None:
-    """Show `frame` as an HTML table in the book's style; no download (Chapter.table writes one)."""
-    from IPython.display import HTML, display
-
-    display(HTML(frame.to_html(index=index, float_format=float_format, na_rep=na_rep, classes="repro")))
 
 
 def ran(tables: pd.DataFrame, study: str) -> bool:

@@ -141,7 +141,7 @@ def tb1(cell):
         per_bg[bg] = chk if bg == "none" else c
     ok = chk.all()
     held = [bg for bg, c in per_bg.items() if c.all()]
-    note = (f"Baseline mean throughput (Mbit/s) ETH-WiFi vs WiFi-WiFi: "
+    note = ("Baseline mean throughput (Mbit/s) ETH-WiFi vs WiFi-WiFi: "
             + ", ".join(f"{LABEL[a]} {_f(cell(m, a, 'eth_wifi')['mean'])} vs {_f(cell(m, a, 'wifi_wifi')['mean'])}"
                         for a in ALGS)
             + f". {chk.summary()}. Holds significantly for every algorithm with background: "

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import html_view, style
+from simulator.report import chapter
+from simulator.report import style
 from simulator.report import scorecard_mm1 as sc
 from simulator.report.html_view import fmt
 
@@ -87,7 +88,7 @@ def show_published_tables(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> 
     longs = published_tables(tables, reference)
     for tab, long in longs.items():
         ch.save_download(long, f"table_{tab}.csv")
-        html_view.show(table_html(long, reference, ch.download_link(f"table_{tab}.csv", "download CSV")))
+        chapter.html(table_html(long, reference, ch.download_link(f"table_{tab}.csv", "download CSV")))
     summary = pd.concat(longs.values(), ignore_index=True)
     ch.save_download(summary, "tables_V-XIII.csv")
     ch.markdown("Published numbers inside our per-run range: " + inside_counts(summary)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simulator.report import html_view, mm1k, style
+from simulator.report import chapter
+from simulator.report import mm1k, style
 from simulator.report import scorecard_mm1 as sc
 from simulator.report.figures_mm1 import study_file
 
@@ -144,7 +145,7 @@ def show_closed_forms(ch, tables: pd.DataFrame) -> None:
         ch.markdown(f"*Study `{sc.ANALYTIC_STUDY}` is not enabled in this profile; comparison skipped.*")
         return
     ch.save_download(cmp, "mm1k_closed_forms.csv")
-    html_view.show(html_view.frame(closed_form_table(cmp)))
+    chapter.html(chapter.frame_html(closed_form_table(cmp)))
     ch.markdown(f"{int(cmp.agree.sum())} of {len(cmp)} cells agree with the closed form "
                 f"({ch.download_link('mm1k_closed_forms.csv', 'download CSV')}).")
     ch.figure(closed_form_figure(cmp), "mm1k_closed_forms")
@@ -191,7 +192,7 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
         ch.markdown("*The replay studies are not enabled in this profile; audit skipped.*")
         return
     ch.save_download(audit, "replay_audit.csv")
-    html_view.show(html_view.frame(audit.groupby("algorithm", sort=False)["match"].value_counts().unstack(fill_value=0)))
+    chapter.html(chapter.frame_html(audit.groupby("algorithm", sort=False)["match"].value_counts().unstack(fill_value=0)))
     n_exact, n_digit = int((audit.match == "exact").sum()), int((audit.match == "last digit").sum())
     bad = audit[audit.match == "differs"]
     ch.markdown(
@@ -202,4 +203,4 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
         "on the page [What the papers' published code does](published_code.md) do not describe what the published code ran. "
         f"{ch.download_link('replay_audit.csv', 'Download the audit as CSV')}.")
     if len(bad):
-        html_view.show(html_view.frame(bad, index=False))
+        chapter.html(chapter.frame_html(bad, index=False))

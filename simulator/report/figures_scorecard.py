@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from simulator.report import html_view, style
+from simulator.report import chapter
+from simulator.report import style
 from simulator.report.html_view import verdict_cell
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
@@ -41,7 +42,7 @@ def _g4(v) -> str:
 
 
 def _show_rows(frame, columns) -> None:
-    html_view.show(html_view.frame(frame[columns], index=False, float_format=_g4))
+    chapter.html(chapter.frame_html(frame[columns], index=False, float_format=_g4))
 
 
 def _note(notes, item, variant=None) -> str:
@@ -98,12 +99,12 @@ def inside_by_table(numbers: pd.DataFrame) -> pd.DataFrame:
 def show_mm1_counts(ch, card: Card, target_inside: int) -> None:
     numbers = mm1_numbers(card)
     counts = verdict_counts(numbers, "variant")
-    html_view.show(html_view.frame(counts))
+    chapter.html(chapter.frame_html(counts))
     sentence = target_sentence(counts, target_inside, f"{ch.downloads_url}/scorecard.csv")
     if sentence:
         ch.markdown(sentence)
     ch.markdown("Cells inside the per-run range, per paper table (12 numbers each):")
-    html_view.show(html_view.frame(inside_by_table(numbers)))
+    chapter.html(chapter.frame_html(inside_by_table(numbers)))
 
 
 def numbers_figure(numbers: pd.DataFrame):
@@ -165,7 +166,7 @@ def mm1_claims_html(card: Card) -> str:
 
 
 def show_mm1_claims(ch, card: Card) -> None:
-    html_view.show(mm1_claims_html(card))
+    chapter.html(mm1_claims_html(card))
     tally = mm1_claims(card).groupby(["variant", "verdict"]).size().unstack(fill_value=0)
     ch.markdown("Claims per verdict: " + "; ".join(
         f"**{v}** " + ", ".join(f"{k} {n}" for k, n in tally.loc[v].items() if n) for v in tally.index) + ".")
@@ -184,7 +185,7 @@ def show_qtcol_numbers(ch, card: Card) -> None:
         ch.markdown("*No QtColFair study ran in this build (see `config/config.yaml`).*")
         return
     numbers = rows[~rows["item"].str.startswith("qt-")]
-    html_view.show(html_view.frame(verdict_counts(numbers, "metric")))
+    chapter.html(chapter.frame_html(verdict_counts(numbers, "metric")))
     ran = numbers[numbers["verdict"] != "missing"]
     ch.markdown(f"**{(ran['verdict'] == 'inside').sum()} of {len(ran)} published numbers we ran are inside the tolerance** "
                 f"({(numbers['verdict'] == 'missing').sum()} not run). "
@@ -209,7 +210,7 @@ def show_qtcol_claims(ch, card: Card) -> None:
     if rows.empty:
         return
     claims = rows[rows["item"].str.startswith("qt-")]
-    html_view.show(qtcol_claims_html(claims, card))
+    chapter.html(qtcol_claims_html(claims, card))
     t = claims["verdict"].value_counts()
     ch.markdown("QtColFair claims per verdict: " + ", ".join(f"{k} {v}" for k, v in t.items()) + ".")
 
@@ -245,7 +246,7 @@ def show_other_papers(ch, card: Card) -> None:
             continue
         is_claim = rows["item"].isin(card.texts)
         ch.markdown(f"### {title}")
-        html_view.show(paper_claims_html(rows[is_claim], card))
+        chapter.html(paper_claims_html(rows[is_claim], card))
         quoted = rows[~is_claim]
         if len(quoted):
             ch.markdown("Numbers the paper quotes, against our per-run range:")
@@ -254,5 +255,5 @@ def show_other_papers(ch, card: Card) -> None:
     if summary:
         s = pd.DataFrame(summary).pivot_table(index=["paper", "rows"], columns="verdict", values="count", fill_value=0)
         ch.markdown("### Verdicts per paper")
-        html_view.show(html_view.frame(s))
+        chapter.html(chapter.frame_html(s))
         ch.markdown(f"[Download the full scorecard]({ch.downloads_url}/scorecard.csv) (every paper's rows, one CSV).")

@@ -1,5 +1,5 @@
-"""Raw HTML in a chapter notebook, for tables whose layout DataFrame.to_html cannot make (cells spanning
-rows, several lines per cell) and frames shown without a download."""
+"""Pieces of raw-HTML tables (cells spanning rows, several lines per cell): number and verdict cells.
+Shown with chapter.html."""
 from __future__ import annotations
 
 import pandas as pd
@@ -7,17 +7,6 @@ import pandas as pd
 # verdict -> colour of its word in claim tables (green, red, amber)
 BADGE = {"reproduced": "#1a7f37", "not_reproduced": "#cf222e", "untestable": "#9a6700"}
 NOTE_STYLE = "font-size:0.9em;white-space:normal;color:#57606a"
-
-
-def show(html: str) -> None:
-    from IPython.display import HTML, display
-
-    display(HTML(html))
-
-
-def frame(df, **to_html) -> str:
-    """`df` as an HTML table in the book's table style."""
-    return df.to_html(classes="repro", **to_html)
 
 
 def fmt(x) -> str:

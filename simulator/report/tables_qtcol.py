@@ -27,10 +27,6 @@ def paper(reference, scenario, algorithm, metric, alpha=None, **params) -> float
     return float(r["value"].iloc[0])
 
 
-def html_table(frame, index=False, float_format=None) -> str:
-    return frame.to_html(index=index, float_format=float_format, classes="repro")
-
-
 # --------------------------------------------------------------------------- the published numbers beside ours
 
 def published_vs_ours(tables, reference) -> pd.DataFrame:
