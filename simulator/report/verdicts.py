@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from simulator.report import claim_rule
+
 SCORECARD_COLUMNS = [
     "paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
-    "run_p025", "run_p975", "n_seeds", "verdict",
+    "run_p025", "run_p975", "n_seeds", "verdict", "p_value", "rule", "note",
 ]
-VERDICTS = ("reproduced", "not_reproduced", "untestable")          # of a claim
+VERDICTS = claim_rule.VERDICTS                                     # of a claim (simulator/report/claim_rule.py)
 NUMBER_VERDICTS = ("inside", "outside", "missing")                 # of a published number
 NOTE_COLUMNS = ["item", "variant", "verdict", "note"]
 
@@ -76,3 +78,18 @@ def result_rows(paper: str, item: str, variant: str, r: ClaimResult) -> tuple[di
                run_p025=get("run_p025"), run_p975=get("run_p975"),
                n_seeds=0 if h is None else int(h["n"]), verdict=r.verdict)
     return row, dict(item=item, variant=variant, verdict=r.verdict, note=r.note)
+
+
+def decision_rows(paper: str, item: str, variant: str, decision: "claim_rule.Decision", metric: str = "",
+                  headline=None, paper_value: float = np.nan) -> tuple[dict, dict]:
+    """(scorecard row, note row) of a claim decided by the one rule (claim_rule.decide): the row
+    carries the verdict, the largest adjusted p, the rule and a one-sentence note; the note row every
+    comparison. `headline` (a table row) fills our mean, CI and per-run range."""
+    get = (lambda k: np.nan) if headline is None else (lambda k: float(headline[k]))
+    row = dict(paper=paper, item=item, variant=variant, metric=metric, paper_value=paper_value,
+               ours_mean=get("mean"), ci_low=get("ci_low"), ci_high=get("ci_high"),
+               run_p025=get("run_p025"), run_p975=get("run_p975"),
+               n_seeds=0 if headline is None else int(headline["n"]), verdict=decision.verdict,
+               p_value=decision.p_value, rule="" if decision.verdict == "not_testable" else claim_rule.RULE,
+               note=decision.summary)
+    return row, dict(item=item, variant=variant, verdict=decision.verdict, note=decision.note)

@@ -1,0 +1,169 @@
+"""The one statistical rule every claim of the scorecard is decided by (book/method.md says it in words).
+
+A claim is a set of comparisons: an ordering between two table rows ("a > b"), or a table row against
+a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of seeds n.
+
+- A comparison *holds* when it holds by mean AND is significant: Welch's t-test (two-sided, from mean,
+  sd and n; a one-sample t-test against a threshold), its p adjusted by Holm's method across the
+  comparisons of the one claim, below ALPHA. Runs of different grid points draw independent random
+  streams (the run key holds every parameter), so the samples are independent: Welch, not paired.
+- *Deterministic* rows (n >= 2, every seed gave the same value: sd 0) are compared by value: p = 0
+  when the values differ, 1 when they are equal; the note says so.
+- A row from one seed cannot be tested: p is missing, the comparison cannot hold significantly.
+- The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
+  significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
+  for the paper's or the runs it needs are missing (with the reason). Its p_value is the largest
+  adjusted p of its comparisons.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from scipy import stats
+
+ALPHA = 0.05
+RULE = "Welch t-test, Holm-adjusted, 5%"
+VERDICTS = ("reproduced", "contradicted", "inconclusive", "not_testable")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label: str           # what is compared, in words: "cubic > reno (goodput, lambda=5)"
+    diff: float          # claimed side minus other side: > 0 when it holds by mean
+    p: float             # two-sided p of the difference (nan: cannot be tested)
+    how: str             # "welch", "deterministic", "one seed"
+    p_adj: float = math.nan
+
+    @property
+    def holds(self) -> bool:
+        """Holds by mean and significantly (after Holm)."""
+        return self.diff > 0 and self.p_adj < ALPHA
+
+    @property
+    def reversed(self) -> bool:
+        """Significantly the other way (after Holm)."""
+        return self.diff < 0 and self.p_adj < ALPHA
+
+    def describe(self) -> str:
+        p = "no test" if math.isnan(self.p_adj) else f"p={self.p_adj:.2g}"
+        word = "holds" if self.holds else "reversed" if self.reversed else "not significant"
+        extra = f", {self.how}" if self.how != "welch" else ""
+        return f"{self.label}: {word} ({p}{extra})"
+
+
+def _stat(row):
+    return float(row["mean"]), float(row["sd"]) if not _nan(row["sd"]) else 0.0, int(row["n"])
+
+
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def greater(a, b, label: str) -> Comparison:
+    """The ordering mean(a) > mean(b); a and b are table rows (mean, sd, n)."""
+    (ma, sa, na), (mb, sb, nb) = _stat(a), _stat(b)
+    if na < 2 or nb < 2:
+        return Comparison(label, ma - mb, math.nan, "one seed")
+    if sa == 0 and sb == 0:
+        return Comparison(label, ma - mb, 0.0 if ma != mb else 1.0, "deterministic")
+    p = stats.ttest_ind_from_stats(ma, sa, na, mb, sb, nb, equal_var=False).pvalue
+    return Comparison(label, ma - mb, float(p), "welch")
+
+
+def less(a, b, label: str) -> Comparison:
+    """The ordering mean(a) < mean(b)."""
+    return greater(b, a, label)
+
+
+def above(a, threshold: float, label: str) -> Comparison:
+    """mean(a) > threshold (one-sample t-test)."""
+    m, s, n = _stat(a)
+    if n < 2:
+        return Comparison(label, m - threshold, math.nan, "one seed")
+    if s == 0:
+        return Comparison(label, m - threshold, 0.0 if m != threshold else 1.0, "deterministic")
+    p = 2 * stats.t.sf(abs((m - threshold) / (s / math.sqrt(n))), n - 1)
+    return Comparison(label, m - threshold, float(p), "welch")
+
+
+def below(a, threshold: float, label: str) -> Comparison:
+    """mean(a) < threshold (one-sample t-test)."""
+    c = above(a, threshold, label)
+    return replace(c, diff=-c.diff)
+
+
+def within(a, low: float, high: float, label: str) -> list[Comparison]:
+    """low < mean(a) < high, as two comparisons (equivalence by two one-sided tests): the value is
+    within the paper's tolerance when both hold significantly, outside when either is reversed."""
+    return [above(a, low, f"{label} > {low:.4g}"), below(a, high, f"{label} < {high:.4g}")]
+
+
+def sample(values) -> dict:
+    """A table-like row (mean, sd, n) of per-seed values computed outside the tables (e.g. from the
+    traces of every seed), so they are compared by the same rule."""
+    xs = [float(v) for v in values if not _nan(float(v))]
+    n = len(xs)
+    mean = sum(xs) / n if n else math.nan
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else math.nan
+    return {"mean": mean, "sd": sd, "n": n}
+
+
+def holm(comparisons: list[Comparison]) -> list[Comparison]:
+    """The comparisons with Holm-adjusted p (untestable ones keep nan and count in m)."""
+    m = len(comparisons)
+    order = sorted(range(m), key=lambda i: (math.isnan(comparisons[i].p), comparisons[i].p))
+    adjusted, running = [math.nan] * m, 0.0
+    for rank, i in enumerate(order):
+        p = comparisons[i].p
+        if math.isnan(p):
+            continue
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[i] = running
+    return [replace(c, p_adj=q) for c, q in zip(comparisons, adjusted)]
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str
+    p_value: float
+    note: str                # every comparison with its adjusted p (the notes file)
+    comparisons: tuple = ()
+
+    @property
+    def summary(self) -> str:
+        """One sentence for the scorecard row."""
+        if not self.comparisons:
+            return self.note
+        n, held = len(self.comparisons), sum(c.holds for c in self.comparisons)
+        parts = [f"{held} of {n} comparisons hold significantly"]
+        rev = [c.label for c in self.comparisons if c.reversed]
+        if rev:
+            parts.append("significantly reversed: " + ", ".join(rev))
+        untested = sum(math.isnan(c.p) for c in self.comparisons)
+        if untested:
+            parts.append(f"{untested} from one seed, not testable")
+        if any(c.how == "deterministic" for c in self.comparisons):
+            parts.append("deterministic runs compared by value")
+        return "; ".join(parts) + "."
+
+
+def decide(comparisons: list[Comparison], not_testable: str = "") -> Decision:
+    """The claim's verdict under the rule, with the largest adjusted p and a note listing every
+    comparison; `not_testable` (a reason) overrides when our setup or runs cannot stand for the paper's."""
+    if not_testable:
+        return Decision("not_testable", math.nan, not_testable)
+    if not comparisons:
+        return Decision("not_testable", math.nan, "no comparison could be made")
+    done = holm(comparisons)
+    if any(c.reversed for c in done):
+        verdict = "contradicted"
+    elif all(c.holds for c in done):
+        verdict = "reproduced"
+    else:
+        verdict = "inconclusive"
+    ps = [c.p_adj for c in done]
+    p_value = math.nan if any(math.isnan(p) for p in ps) else max(ps)
+    held = sum(c.holds for c in done)
+    note = f"{held}/{len(done)} comparisons hold significantly: " + "; ".join(c.describe() for c in done)
+    return Decision(verdict, p_value, note, tuple(done))

@@ -1,0 +1,94 @@
+"""The one statistical rule of the scorecard (simulator/report/claim_rule.py), on constructed table rows:
+significant, reversed, tied, deterministic and one-seed cases, Holm's adjustment and the verdicts."""
+import math
+
+import pytest
+from scipy import stats
+
+from simulator.report import claim_rule as rule
+
+
+def row(mean, sd, n=10):
+    return {"mean": mean, "sd": sd, "n": n}
+
+
+def test_clear_ordering_holds_and_the_claim_is_reproduced():
+    d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b"), rule.less(row(1, 0.1), row(2, 0.1), "c < d")])
+    assert d.verdict == "reproduced"
+    assert 0 < d.p_value < 1e-6
+    assert "2/2 comparisons hold significantly" in d.note
+
+
+def test_a_significantly_reversed_ordering_contradicts_the_claim():
+    d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b"), rule.greater(row(5, 1), row(10, 1), "b > a")])
+    assert d.verdict == "contradicted"
+    assert "b > a: reversed" in d.note
+
+
+def test_right_by_mean_but_not_significant_is_inconclusive_never_reproduced():
+    # the case the old means-only rule called reproduced
+    d = rule.decide([rule.greater(row(5.2, 2), row(5.0, 2), "a > b")])
+    assert d.verdict == "inconclusive"
+    assert d.p_value > 0.05
+
+
+def test_welch_p_matches_scipy():
+    c = rule.greater(row(6, 1.5, 8), row(5, 0.5, 12), "a > b")
+    expected = stats.ttest_ind_from_stats(6, 1.5, 8, 5, 0.5, 12, equal_var=False).pvalue
+    assert c.p == pytest.approx(expected) and c.how == "welch"
+
+
+def test_deterministic_rows_are_decided_by_value():
+    differ = rule.greater(row(3, 0), row(2, 0), "a > b")
+    tie = rule.greater(row(2, 0), row(2, 0), "a > b")
+    assert (differ.p, differ.how) == (0.0, "deterministic")
+    assert rule.decide([differ]).verdict == "reproduced"
+    assert rule.decide([tie]).verdict == "inconclusive"
+    assert "deterministic" in rule.decide([differ]).note
+
+
+def test_one_seed_cannot_be_tested():
+    c = rule.greater(row(3, math.nan, 1), row(2, math.nan, 1), "a > b")
+    d = rule.decide([c])
+    assert math.isnan(c.p) and d.verdict == "inconclusive" and math.isnan(d.p_value)
+    assert "no test" in d.note
+
+
+def test_holm_adjusts_across_the_comparisons_of_one_claim():
+    cs = [rule.Comparison(f"c{i}", 1.0, p, "welch") for i, p in enumerate([0.01, 0.04, 0.03])]
+    adjusted = [c.p_adj for c in rule.holm(cs)]
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06])
+    # alone each would hold at 5%; together the two larger ones do not
+    assert rule.decide(cs).verdict == "inconclusive"
+    assert rule.decide(cs).p_value == pytest.approx(0.06)
+
+
+def test_threshold_comparisons():
+    assert rule.decide([rule.above(row(0.95, 0.01), 0.9, "jain > 0.9")]).verdict == "reproduced"
+    assert rule.decide([rule.below(row(0.95, 0.01), 0.9, "jain < 0.9")]).verdict == "contradicted"
+    assert rule.decide([rule.above(row(0.91, 0.1), 0.9, "jain > 0.9")]).verdict == "inconclusive"
+
+
+def test_not_testable_needs_a_reason_and_overrides():
+    d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b")], not_testable="the paper's Wi-Fi is not modelled")
+    assert d.verdict == "not_testable" and d.note == "the paper's Wi-Fi is not modelled"
+    assert rule.decide([]).verdict == "not_testable"
+
+
+def test_within_a_tolerance_is_two_one_sided_tests():
+    inside = rule.decide(rule.within(row(100, 2), 90, 110, "goodput"))
+    outside = rule.decide(rule.within(row(120, 2), 90, 110, "goodput"))
+    unsure = rule.decide(rule.within(row(108, 10), 90, 110, "goodput"))
+    assert (inside.verdict, outside.verdict, unsure.verdict) == ("reproduced", "contradicted", "inconclusive")
+
+
+def test_sample_gives_a_row_from_per_seed_values():
+    r = rule.sample([1.0, 2.0, 3.0, float("nan")])
+    assert r == {"mean": 2.0, "sd": 1.0, "n": 3}
+    assert rule.sample([4.0])["n"] == 1 and math.isnan(rule.sample([4.0])["sd"])
+
+
+def test_summary_is_one_sentence():
+    d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b"), rule.greater(row(5, 0), row(9, 0), "c > d")])
+    assert d.summary == ("1 of 2 comparisons hold significantly; significantly reversed: c > d; "
+                         "deterministic runs compared by value.")
