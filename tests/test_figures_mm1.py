@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simulator.report import figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
+from simulator.report import chapter, figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
 from simulator.report import scorecard_mm1 as sc, style  # noqa: E402
 
 REFERENCE_CSV = """table,metric,unit,sweep,x,algorithm,value,fixed
@@ -46,7 +46,7 @@ class FakeChapter:
 @pytest.fixture
 def shown_html(monkeypatch):
     out = []
-    monkeypatch.setattr(html_view, "show", out.append)
+    monkeypatch.setattr(chapter, "html", out.append)
     return out
 
 

@@ -94,7 +94,7 @@ def test_drops_counts_points_with_drops_per_window():
 
 def test_verdict_counts():
     claims = pd.DataFrame({"variant": ["nocap", "nocap", "window20"],
-                           "verdict": ["reproduced", "untestable", "untestable"]})
+                           "verdict": ["reproduced", "not_testable", "not_testable"]})
     counts = ns2.verdict_counts(claims)
     assert counts.loc["nocap", "reproduced"] == 1 and counts.loc["window20", "reproduced"] == 0
 

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simulator.report import figures_scorecard as fs, html_view, style  # noqa: E402
+from simulator.report import chapter, figures_scorecard as fs, html_view, style  # noqa: E402
 
 CLAIMS_YAML = """claims:
   - {id: mm1-1, paper: mm1, claim: TCP beats none., stated_in: Table V}
@@ -31,14 +31,14 @@ def card(tmp_path):
             row("mm1", "Table V lambda=5 tahoe", "standard", "inside"),
             row("mm1", "Table V lambda=5 reno", "standard", "inside", mean=9.0),
             row("mm1", "Table XI N=50 tahoe", "standard", "outside", mean=5.0),
-            row("mm1", "mm1-1", "as_published", "reproduced"), row("mm1", "mm1-1", "standard", "not_reproduced"),
+            row("mm1", "mm1-1", "as_published", "reproduced"), row("mm1", "mm1-1", "standard", "contradicted"),
             row("qtcol", "Fig 9 goodput qtcol", "ns3_scenario", "inside", metric="goodput"),
             row("qtcol", "Fig 9 rtt qtcol", "ns3_scenario", "missing", metric="median_rtt"),
-            row("qtcol", "qt-1", "ns3_scenario", "untestable"),
+            row("qtcol", "qt-1", "ns3_scenario", "not_testable"),
             row("mininet", "mn-1", "static", "reproduced"),
             row("mininet", "quoted goodput", "static", "inside")]
-    notes = pd.DataFrame([{"item": "mm1-1", "variant": "standard", "verdict": "not_reproduced", "note": "tahoe < none"},
-                          {"item": "qt-1", "variant": "ns3_scenario", "verdict": "untestable", "note": "no run"},
+    notes = pd.DataFrame([{"item": "mm1-1", "variant": "standard", "verdict": "contradicted", "note": "tahoe < none"},
+                          {"item": "qt-1", "variant": "ns3_scenario", "verdict": "not_testable", "note": "no run"},
                           {"item": "mn-1", "variant": "static", "verdict": "reproduced", "note": "all hold"}])
     (tmp_path / "card.csv").write_text(pd.DataFrame(rows).to_csv(index=False))
     (tmp_path / "notes.csv").write_text(notes.to_csv(index=False))
@@ -64,7 +64,7 @@ class FakeChapter:
 @pytest.fixture
 def shown_html(monkeypatch):
     out = []
-    monkeypatch.setattr(html_view, "show", out.append)
+    monkeypatch.setattr(chapter, "html", out.append)
     return out
 
 
@@ -120,10 +120,10 @@ def test_show_mm1_outside_lists_numbers_not_inside(card, shown_html):
 def test_mm1_claims_show_each_variants_verdict_and_note(card, shown_html):
     html = fs.mm1_claims_html(card)
     assert html.count("<tr><th style") == 1 and "TCP beats none. <i>(Table V)</i>" in html
-    assert "#1a7f37'>reproduced" in html and "#cf222e'>not_reproduced" in html and "tahoe < none" in html
+    assert "#1a7f37'>reproduced" in html and "#cf222e'>contradicted" in html and "tahoe < none" in html
     ch = FakeChapter()
     fs.show_mm1_claims(ch, card)
-    assert ch.shown == ["Claims per verdict: **as_published** reproduced 1; **standard** not_reproduced 1."]
+    assert ch.shown == ["Claims per verdict: **as_published** reproduced 1; **standard** contradicted 1."]
 
 
 def test_qtcol_sections(card, shown_html):
@@ -133,7 +133,7 @@ def test_qtcol_sections(card, shown_html):
     assert ch.shown[1] == "Published numbers outside the tolerance or not run (1):"
     fs.show_qtcol_claims(ch, card)
     assert "QtCol is fair." in shown_html[-1] and "no run" in shown_html[-1]
-    assert ch.shown[-1] == "QtColFair claims per verdict: untestable 1."
+    assert ch.shown[-1] == "QtColFair claims per verdict: not_testable 1."
 
 
 def test_other_papers_show_claims_quoted_numbers_and_papers_not_run(card, shown_html):

@@ -151,10 +151,10 @@ def test_quoted_numbers_are_the_testbed_rows_that_are_not_claims(tmp_path):
     f.write_text(CLAIMS_YAML)
     card = pd.DataFrame([{"paper": p, "item": i, "variant": "sim", "metric": "m", "paper_value": 4.0,
                           "ours_mean": 5.0, "ci_low": 4.0, "ci_high": 6.0, "run_p025": 4.5, "run_p975": 5.5,
-                          "n_seeds": 10, "verdict": "not_reproduced"}
+                          "n_seeds": 10, "verdict": "contradicted"}
                          for p, i in [("testbed", "tb-1"), ("testbed", "RTT eth_wifi vegas (tb-3)"),
                                       ("mininet", "Table x")]])
-    notes = pd.DataFrame([{"item": "RTT eth_wifi vegas (tb-3)", "variant": "sim", "verdict": "not_reproduced",
+    notes = pd.DataFrame([{"item": "RTT eth_wifi vegas (tb-3)", "variant": "sim", "verdict": "contradicted",
                            "note": "Paper: 4 ms"}])
     rows = tb.quoted_numbers(card, notes, f)
     assert rows["item"].tolist() == ["RTT eth_wifi vegas (tb-3)"]

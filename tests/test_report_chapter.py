@@ -20,7 +20,8 @@ def card():
     rows = [("mininet", "mn-2", "static", "reproduced"), ("mininet", "mn-1", "static", "inconclusive"),
             ("testbed", "tb-1", "sim", "reproduced"), ("mininet", "Table x", "static", "inside")]
     return pd.DataFrame([{"paper": p, "item": i, "variant": v, "verdict": d, "metric": "m", "ours_mean": 1.0,
-                          "ci_low": 0.5, "ci_high": 1.5, "n_seeds": 10} for p, i, v, d in rows])
+                          "ci_low": 0.5, "ci_high": 1.5, "n_seeds": 10, "p_value": 0.01, "rule": "r", "note": "short"}
+                         for p, i, v, d in rows])
 
 
 def test_chapter_claims_keeps_the_papers_claims_in_file_order(tmp_path):

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from simulator.report.claim_rule import VERDICTS
 from workflow_copy import ROOT, TEST_CONFIG
 
 SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
@@ -66,12 +67,12 @@ def test_tiny_workflow_scorecard_has_every_declared_claim(built_report):
     reference = pd.read_csv(ROOT / "reference/qtcol/qtcolfair_results.csv")
     reference_rows = len(reference[reference["metric"].isin(["goodput", "median_rtt", "median_inflight", "plr", "jain"])])
     assert len(qt) == reference_rows + 9 and (qt["variant"] == "ns3_scenario").all()
-    assert set(qt[qt["item"] == "qt-1"]["verdict"]) <= {"reproduced", "not_reproduced", "untestable"}
-    assert set(card["verdict"]) <= {"inside", "outside", "missing", "reproduced", "not_reproduced", "untestable"}
+    assert set(qt[qt["item"] == "qt-1"]["verdict"]) <= set(VERDICTS)
+    assert set(card["verdict"]) <= {"inside", "outside", "missing", *VERDICTS}
     assert (card["verdict"].isin(["inside", "outside"])).any()
     # every claim of reference/claims.yaml for the papers that ran has a verdict, and nothing else does
     declared = yaml.safe_load((ROOT / "reference/claims.yaml").read_text())["claims"]
-    decided = set(card[card["verdict"].isin(["reproduced", "not_reproduced", "untestable"])
+    decided = set(card[card["verdict"].isin(VERDICTS)
                        & card["item"].str.match(r"^[a-z0-9]+-[0-9]+$")]["item"])
     assert decided == {c["id"] for c in declared}
     notebook = (repo / "results/book/_build/html/scorecard.html").read_text()

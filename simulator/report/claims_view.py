@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-COLUMNS = ["claim", "the paper says", "variant", "verdict", "metric", "ours_mean", "ci_low", "ci_high",
+COLUMNS = ["claim", "the paper says", "variant", "verdict", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
 
 
@@ -23,7 +23,8 @@ def chapter_claims(scorecard, notes, claims_file, paper) -> pd.DataFrame:
     texts = claim_texts(claims_file, paper)
     card = pd.read_csv(scorecard) if not isinstance(scorecard, pd.DataFrame) else scorecard
     note = pd.read_csv(notes) if not isinstance(notes, pd.DataFrame) else notes
-    rows = card[card["item"].isin(texts)].merge(note, on=["item", "variant", "verdict"], how="left")
+    claims = card[card["item"].isin(texts)].drop(columns=["note"], errors="ignore")   # the notes file has it all
+    rows = claims.merge(note, on=["item", "variant", "verdict"], how="left")
     rows = rows.rename(columns={"item": "claim"})
     rows.insert(1, "the paper says", rows["claim"].map(texts))
     order = {cid: i for i, cid in enumerate(texts)}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-# verdict -> colour of its word in claim tables (green, red, amber)
-BADGE = {"reproduced": "#1a7f37", "not_reproduced": "#cf222e", "untestable": "#9a6700"}
+# verdict -> colour of its word in claim tables (green, red, amber, grey)
+BADGE = {"reproduced": "#1a7f37", "contradicted": "#cf222e", "inconclusive": "#9a6700", "not_testable": "#57606a"}
 NOTE_STYLE = "font-size:0.9em;white-space:normal;color:#57606a"
 
 
