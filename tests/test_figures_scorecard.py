@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simulator.report import chapter, figures_scorecard as fs, html_view, style  # noqa: E402
+from simulator.report import chapter, figures_scorecard as fs, style  # noqa: E402
 
 CLAIMS_YAML = """claims:
   - {id: mm1-1, paper: mm1, claim: TCP beats none., stated_in: Table V}
