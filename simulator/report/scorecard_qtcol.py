@@ -8,8 +8,13 @@ verdicts.SCORECARD_COLUMNS, paper `qtcol`, variant `ns3_scenario`.
     the issue's targets: goodput within 1.5 Mbit/s (1.5 percentage points of utilization), median RTT
     within 15%, Jain's index within 0.05. For median in-flight (Little's law: in-flight = rate x RTT)
     we use the RTT's 15%, for PLR 0.01 absolute; both are our choice, not the issue's.
-  * one row per claim qt-1..qt-9 (reference/claims.yaml); verdict `reproduced` /
-    `not_reproduced` / `untestable`, with the reasoning in scorecard_notes.csv.
+    These rows are no claims: p_value NaN, rule and note empty.
+  * one row per claim qt-1..qt-9 (reference/claims.yaml), decided by the one rule of
+    simulator/report/claim_rule.py: each claim is a list of comparisons (orderings with greater/less,
+    thresholds with above/below, "within 15% of the paper's number" with within), a claim is
+    reproduced / contradicted / inconclusive / not_testable (missing runs); every comparison with its
+    Holm-adjusted p is in scorecard_notes.csv. qt-7 is computed from the traces, per seed, over every
+    seed the traces hold (claim_rule.sample).
 
 Merged by simulator.report.scorecard (`--qt-tables ... --qt-reference ...`), which appends these
 rows after the unchanged M/M/1 rows. Also usable alone (rows to standard output):
@@ -22,14 +27,16 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from simulator.report.io import load_traces, read_csvs
-from simulator.report.verdicts import (SCORECARD_COLUMNS, ClaimResult, Comparison, compare_greater, decided_rows,
-                                       verdict_from)
+from simulator.report import claim_rule as rule
+from simulator.report.io import load_traces, read_csvs  # noqa: F401  (load_traces used by the qtcol chapter)
+from simulator.report.verdicts import SCORECARD_COLUMNS, decision_rows
 
 PAPER = "qtcol"
 VARIANT = "ns3_scenario"
@@ -54,6 +61,7 @@ TOLERANCES = {
     "median_inflight": ("rel", 0.15),  # ours: as the RTT (in-flight = rate x RTT)
     "plr": ("abs", 0.01),             # ours: one percentage point
 }
+REL_TOL = 0.15           # "within 15%" of the paper's number (claims qt-1, qt-2, qt-6)
 NUMBER_COLUMNS = ["mean", "ci_low", "ci_high", "run_p025", "run_p975", "n"]
 
 
@@ -122,25 +130,60 @@ def number_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
             row.update(ours_mean=c["mean"], ci_low=c["ci_low"], ci_high=c["ci_high"], run_p025=c["run_p025"],
                        run_p975=c["run_p975"], n_seeds=int(c["n"]),
                        verdict="inside" if within(c["mean"], float(ref.value), metric) else "outside")
+        row.update(p_value=np.nan, rule="", note="")   # a published number is no claim: no test
         rows.append(row)
     return rows
 
 
 # --------------------------------------------------------------------------- claim helpers
 
-def check(holds: bool, text: str) -> Comparison:
-    """A threshold test (not an ordering of two means): significance does not apply, report it as such."""
-    return Comparison(text, bool(holds), True)
+@dataclass(frozen=True)
+class Claim:
+    """A claim decided by the one rule (claim_rule.decide), with what fills its scorecard row."""
+    decision: rule.Decision
+    metric: str = ""
+    paper_value: float = np.nan
+    headline: pd.Series | dict | None = None   # the table row whose numbers fill the scorecard row
+
+    @property
+    def verdict(self) -> str:
+        return self.decision.verdict
+
+    @property
+    def p_value(self) -> float:
+        return self.decision.p_value
+
+    @property
+    def note(self) -> str:
+        return self.decision.note
 
 
-def near(value: float, target: float, rel: float = 0.15) -> bool:
-    return abs(value - target) <= rel * abs(target)
+def _decide(comps: list, missing: list[str], extra: str = "", what: str = "missing table cells") -> rule.Decision:
+    """The claim's decision; not_testable when runs are missing; `extra` (our numbers) appended to the note."""
+    if missing:
+        return rule.decide([], not_testable=f"{what}: " + ", ".join(missing))
+    d = rule.decide(comps)
+    return replace(d, note=f"{d.note}. {extra}") if extra else d
 
 
-def headline_series(value: float, n: int = 1) -> pd.Series:
-    """A headline for a trace-derived number (first seed only: no interval)."""
-    return pd.Series({"mean": value, "ci_low": np.nan, "ci_high": np.nan, "run_p025": np.nan,
-                      "run_p975": np.nan, "n": n})
+def near(row, target: float, label: str, rel: float = REL_TOL) -> list[rule.Comparison]:
+    """Our value within rel (15%) of the paper's number: two one-sided tests (claim_rule.within)."""
+    return rule.within(row, (1 - rel) * target, (1 + rel) * target, f"{label} ({row['mean']:.4g}) near {target:g}")
+
+
+def scaled(row, k: float) -> dict:
+    """k times a table row (mean and sd scale exactly), to compare a row with a multiple of another."""
+    return {"mean": k * float(row["mean"]), "sd": k * float(row["sd"]), "n": int(row["n"])}
+
+
+def trace_headline(values) -> pd.Series:
+    """A headline row for a per-seed statistic of the traces: mean, 95% CI and per-run range over seeds."""
+    s = rule.sample(values)
+    xs = np.array([v for v in values if not np.isnan(v)], dtype=float)
+    half = stats.t.ppf(0.975, s["n"] - 1) * s["sd"] / math.sqrt(s["n"]) if s["n"] > 1 else np.nan
+    lo, hi = (np.percentile(xs, [2.5, 97.5]) if s["n"] > 1 else (np.nan, np.nan))
+    return pd.Series({"mean": s["mean"], "ci_low": s["mean"] - half, "ci_high": s["mean"] + half,
+                      "run_p025": lo, "run_p975": hi, "n": s["n"]})
 
 
 def _cells(df, study, specs, missing, **params):
@@ -157,10 +200,11 @@ def _cells(df, study, specs, missing, **params):
 
 # --------------------------------------------------------------------------- claims
 
-def claim_qt_1(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_1(df: pd.DataFrame) -> Claim:
     """Single flow, 5 BDP: QtCol converges to in-flight ~alpha*BDP (400/500) and RTT ~alpha*baseRTT
-    (48/60 ms) without sustained oscillation (after warm-up: p95/p05 of in-flight within 5%)."""
-    comps, missing = [], []
+    (48/60 ms) without sustained oscillation. Per alpha: median in-flight and median RTT within 15% of
+    the paper's; after warm-up p95 in-flight < 1.05 x p05 (spread within 5%)."""
+    comps, missing, extra = [], [], []
     head = None
     for alpha, inflight, rtt in ((1.2, 400, 48.0), (1.5, 500, 60.0)):
         c = _cells(df, "qt_single_static", {
@@ -169,29 +213,15 @@ def claim_qt_1(df: pd.DataFrame) -> ClaimResult:
         if len(c) < 4:
             continue
         head = head if head is not None else c["med"]
-        comps.append(check(near(c["med"]["mean"], inflight),
-                           f"a={alpha:g} median in-flight {c['med']['mean']:.0f} vs paper {inflight} (±15%)"))
-        comps.append(check(near(c["rtt"]["mean"], rtt), f"a={alpha:g} median RTT {c['rtt']['mean']:.1f} ms vs {rtt:g} ms (±15%)"))
+        comps += near(c["med"], inflight, f"a={alpha:g} median in-flight")
+        comps += near(c["rtt"], rtt, f"a={alpha:g} median RTT ms")
+        comps.append(rule.less(c["p95"], scaled(c["p05"], 1.05), f"a={alpha:g} in-flight p95 < 1.05 x p05"))
         spread = c["p95"]["mean"] / max(c["p05"]["mean"], 1e-9) - 1
-        comps.append(check(spread <= 0.05, f"a={alpha:g} in-flight p05-p95 {c['p05']['mean']:.0f}-{c['p95']['mean']:.0f} "
-                                           f"({100 * spread:.1f}% spread, steady if <= 5%)"))
-    verdict, note = _threshold_verdict(comps, missing)
-    return ClaimResult(verdict, note, "median_inflight", 400.0, head)
+        extra.append(f"a={alpha:g} in-flight p05-p95 {c['p05']['mean']:.0f}-{c['p95']['mean']:.0f} ({100 * spread:.1f}% spread)")
+    return Claim(_decide(comps, missing, "; ".join(extra)), "median_inflight", 400.0, head)
 
 
-def _threshold_verdict(comps, missing):
-    """All tests hold -> reproduced; the note lists every test with its numbers."""
-    if missing:
-        return "untestable", "missing table cells: " + ", ".join(missing)
-    if not comps:
-        return "untestable", "no tests possible"
-    failed = [c for c in comps if not c.holds]
-    text = f"{len(comps) - len(failed)}/{len(comps)} tests hold. " + "; ".join(
-        ("FAILS " if not c.holds else "") + c.text for c in comps)
-    return ("not_reproduced" if failed else "reproduced"), text
-
-
-def claim_qt_2(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_2(df: pd.DataFrame) -> Claim:
     """CUBIC in-flight oscillates between ~1449 and 2070 packets, RTT 0.17-0.25 s (p05/p95 after
     warm-up each within 15% of the paper's ends)."""
     missing = []
@@ -199,40 +229,36 @@ def claim_qt_2(df: pd.DataFrame) -> ClaimResult:
         "p05": ("cubic", None, "p05_inflight"), "p95": ("cubic", None, "p95_inflight"),
         "r05": ("cubic", None, "p05_rtt_ms"), "r95": ("cubic", None, "p95_rtt_ms")}, missing, flows=1)
     comps = []
-    if len(c) == 4:
-        comps = [
-            check(near(c["p05"]["mean"], 1449), f"in-flight p05 {c['p05']['mean']:.0f} vs 1449"),
-            check(near(c["p95"]["mean"], 2070), f"in-flight p95 {c['p95']['mean']:.0f} vs 2070"),
-            check(near(c["r05"]["mean"], 170), f"RTT p05 {c['r05']['mean']:.0f} ms vs 170 ms"),
-            check(near(c["r95"]["mean"], 250), f"RTT p95 {c['r95']['mean']:.0f} ms vs 250 ms"),
-        ]
-    verdict, note = _threshold_verdict(comps, missing)
-    return ClaimResult(verdict, note + " (each within 15%)", "p95_inflight", 2070.0, c.get("p95"))
+    if not missing:
+        comps = (near(c["p05"], 1449, "in-flight p05") + near(c["p95"], 2070, "in-flight p95")
+                 + near(c["r05"], 170, "RTT p05 ms") + near(c["r95"], 250, "RTT p95 ms"))
+    return Claim(_decide(comps, missing), "p95_inflight", 2070.0, c.get("p95"))
 
 
-def claim_qt_3(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_3(df: pd.DataFrame) -> Claim:
     """BBR in-flight oscillates between 1 and 2 BDP, RTT between baseRTT and 2 baseRTT (40-80 ms):
-    p05..p95 inside the bands (15% slack) and reaching their upper ends (p95 >= 85% of 2 BDP / 80 ms)."""
+    p05..p95 inside the bands (15% slack) and reaching their upper ends (p95 > 85% of 2 BDP / 80 ms)."""
     missing = []
     c = _cells(df, "qt_single_static", {
         "p05": ("bbr", None, "p05_inflight"), "p95": ("bbr", None, "p95_inflight"),
         "r05": ("bbr", None, "p05_rtt_ms"), "r95": ("bbr", None, "p95_rtt_ms")}, missing, flows=1)
-    comps = []
-    if len(c) == 4:
-        p05, p95, r05, r95 = (c[k]["mean"] for k in ("p05", "p95", "r05", "r95"))
+    comps, extra = [], ""
+    if not missing:
+        b1, b2, r1, r2 = BDP_PKTS, 2 * BDP_PKTS, BASE_RTT_MS, 2 * BASE_RTT_MS
         comps = [
-            check(p05 >= 0.85 * BDP_PKTS and p95 <= 1.15 * 2 * BDP_PKTS,
-                  f"in-flight p05-p95 {p05:.0f}-{p95:.0f} inside 1-2 BDP ({BDP_PKTS:.0f}-{2 * BDP_PKTS:.0f})"),
-            check(p95 >= 0.85 * 2 * BDP_PKTS, f"in-flight swings up to 2 BDP (p95 {p95:.0f} >= 85% of 691)"),
-            check(r05 >= 0.85 * BASE_RTT_MS and r95 <= 1.15 * 2 * BASE_RTT_MS,
-                  f"RTT p05-p95 {r05:.1f}-{r95:.1f} ms inside 40-80 ms"),
-            check(r95 >= 0.85 * 2 * BASE_RTT_MS, f"RTT swings up to 2 baseRTT (p95 {r95:.1f} >= 85% of 80 ms)"),
+            rule.above(c["p05"], 0.85 * b1, f"in-flight p05 > 85% of 1 BDP ({0.85 * b1:.0f})"),
+            rule.below(c["p95"], 1.15 * b2, f"in-flight p95 < 115% of 2 BDP ({1.15 * b2:.0f})"),
+            rule.above(c["p95"], 0.85 * b2, f"in-flight swings up to 2 BDP: p95 > 85% of 2 BDP ({0.85 * b2:.0f})"),
+            rule.above(c["r05"], 0.85 * r1, f"RTT p05 > 85% of baseRTT ({0.85 * r1:.1f} ms)"),
+            rule.below(c["r95"], 1.15 * r2, f"RTT p95 < 115% of 2 baseRTT ({1.15 * r2:.1f} ms)"),
+            rule.above(c["r95"], 0.85 * r2, f"RTT swings up to 2 baseRTT: p95 > 85% of 2 baseRTT ({0.85 * r2:.1f} ms)"),
         ]
-    verdict, note = _threshold_verdict(comps, missing)
-    return ClaimResult(verdict, note, "p95_inflight", 690.0, c.get("p95"))
+        extra = (f"ours: in-flight p05-p95 {c['p05']['mean']:.0f}-{c['p95']['mean']:.0f} packets "
+                 f"(1-2 BDP = {b1:.0f}-{b2:.0f}), RTT p05-p95 {c['r05']['mean']:.1f}-{c['r95']['mean']:.1f} ms")
+    return Claim(_decide(comps, missing, extra), "p95_inflight", 690.0, c.get("p95"))
 
 
-def claim_qt_4(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_4(df: pd.DataFrame) -> Claim:
     """5 flows, 5 BDP (400 s): utilization QtColFair (every alpha) > BBR > CUBIC."""
     missing, comps = [], []
     p = dict(flows=5, duration=400)
@@ -245,16 +271,18 @@ def claim_qt_4(df: pd.DataFrame) -> ClaimResult:
     fair = {a: c for a, c in fair.items() if c is not None}
     if not fair:
         missing.append("qt_multiflow qtcolfair utilization flows=5")
+    extra = ""
     if not missing:
         for a, c in fair.items():
-            comps.append(compare_greater(c, bbr, f"QtColFair a={a:g} > BBR"))
-        comps.append(compare_greater(bbr, cubic, "BBR > CUBIC"))
-    verdict, note = verdict_from(comps, missing)
-    return ClaimResult(verdict, note, "utilization", 0.96, fair.get(1.2))
+            comps.append(rule.greater(c, bbr, f"QtColFair a={a:g} > BBR"))
+        comps.append(rule.greater(bbr, cubic, "BBR > CUBIC"))
+        extra = ("utilization: " + ", ".join(f"QtColFair a={a:g} {c['mean']:.4f}" for a, c in fair.items())
+                 + f", BBR {bbr['mean']:.4f}, CUBIC {cubic['mean']:.4f}")
+    return Claim(_decide(comps, missing, extra), "utilization", 0.96, fair.get(1.2))
 
 
-def claim_qt_5(df: pd.DataFrame) -> ClaimResult:
-    """5 flows: Jain > 0.9 for QtColFair (every alpha), CUBIC, BBR; QtCol about 1/N (we test <= 0.5:
+def claim_qt_5(df: pd.DataFrame) -> Claim:
+    """5 flows: Jain > 0.9 for QtColFair (every alpha), CUBIC, BBR; QtCol about 1/N (we test < 0.5:
     the paper's own QtCol values are 0.22-0.45)."""
     missing, comps = [], []
     p = dict(flows=5, duration=400)
@@ -265,43 +293,38 @@ def claim_qt_5(df: pd.DataFrame) -> ClaimResult:
             if alg != "qtcolfair":
                 missing.append(f"qt_multiflow {alg} jain")
             continue
-        comps.append(check(c["mean"] > 0.9, f"{alg}{'' if a is None else f' a={a:g}'} Jain {c['mean']:.3f} > 0.9"))
+        comps.append(rule.above(c, 0.9, f"{alg}{'' if a is None else f' a={a:g}'} Jain ({c['mean']:.3f}) > 0.9"))
     head = None
     for a in (1.1, 1.2, 1.5):
         c = qt_cell(df, "qt_multiflow", "qtcol", "jain", a, **p)
         if c is None:
             continue
         head = head if head is not None else c
-        comps.append(check(c["mean"] <= 0.5, f"qtcol a={a:g} Jain {c['mean']:.3f} <= 0.5 (1/N = 0.2)"))
+        comps.append(rule.below(c, 0.5, f"qtcol a={a:g} Jain ({c['mean']:.3f}) < 0.5 (1/N = 0.2)"))
     if head is None:
         missing.append("qt_multiflow qtcol jain")
-    verdict, note = _threshold_verdict(comps, missing)
-    return ClaimResult(verdict, note, "jain", 0.2, head)
+    return Claim(_decide(comps, missing), "jain", 0.2, head)
 
 
-def claim_qt_6(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_6(df: pd.DataFrame) -> Claim:
     """Bandwidth change 100 -> 25 -> 500 Mbit/s: CUBIC's RTT swings widely (40-480 ms), BBR's less
     (45-58 ms), QtCol/QtColFair (alpha 1.2) stay near 50 ms. Tests: p95 RTT after warm-up
-    CUBIC > BBR > each Qt algorithm, and each Qt algorithm's p05..p95 within 15% of 50 ms."""
+    CUBIC > BBR > each Qt algorithm, and each Qt algorithm's p05 and p95 within 15% of 50 ms."""
     missing = []
     c = _cells(df, "qt_bandwidth_change", {
         "cubic": ("cubic", None, "p95_rtt_ms"), "bbr": ("bbr", None, "p95_rtt_ms"),
         "qtcol": ("qtcol", 1.2, "p95_rtt_ms"), "qtcolfair": ("qtcolfair", 1.2, "p95_rtt_ms"),
         "qtcol05": ("qtcol", 1.2, "p05_rtt_ms"), "qtcolfair05": ("qtcolfair", 1.2, "p05_rtt_ms")}, missing)
-    comps = []
+    comps, extra = [], ""
     if not missing:
-        comps.append(check(c["cubic"]["mean"] > c["bbr"]["mean"],
-                           f"p95 RTT CUBIC {c['cubic']['mean']:.0f} > BBR {c['bbr']['mean']:.0f} ms"))
+        comps.append(rule.greater(c["cubic"], c["bbr"], "p95 RTT CUBIC > BBR"))
         for q in ("qtcol", "qtcolfair"):
-            comps.append(check(c["bbr"]["mean"] > c[q]["mean"],
-                               f"p95 RTT BBR {c['bbr']['mean']:.1f} > {q} {c[q]['mean']:.1f} ms"))
-            lo, hi = c[q + "05"]["mean"], c[q]["mean"]
-            comps.append(check(near(lo, 50) and near(hi, 50), f"{q} RTT p05-p95 {lo:.1f}-{hi:.1f} ms near 50 ms (±15%)"))
-    verdict, note = _threshold_verdict(comps, missing)
-    if not missing:
-        note += (f". Paper: CUBIC 40-480 ms, BBR 45-58 ms; ours p95 CUBIC {c['cubic']['mean']:.0f} ms, "
-                 f"BBR {c['bbr']['mean']:.0f} ms")
-    return ClaimResult(verdict, note, "p95_rtt_ms", 50.0, c.get("qtcolfair"))
+            comps.append(rule.greater(c["bbr"], c[q], f"p95 RTT BBR > {q}"))
+            comps += near(c[q + "05"], 50, f"{q} p05 RTT ms") + near(c[q], 50, f"{q} p95 RTT ms")
+        extra = (f"Paper: CUBIC 40-480 ms, BBR 45-58 ms; ours p95 CUBIC {c['cubic']['mean']:.0f} ms, "
+                 f"BBR {c['bbr']['mean']:.1f} ms, QtCol {c['qtcol05']['mean']:.1f}-{c['qtcol']['mean']:.1f} ms, "
+                 f"QtColFair {c['qtcolfair05']['mean']:.1f}-{c['qtcolfair']['mean']:.1f} ms (p05-p95)")
+    return Claim(_decide(comps, missing, extra), "p95_rtt_ms", 50.0, c.get("qtcolfair"))
 
 
 def window_mean(trace: pd.DataFrame, column: str, t0: float, t1: float) -> float:
@@ -309,67 +332,80 @@ def window_mean(trace: pd.DataFrame, column: str, t0: float, t1: float) -> float
     return float(w.mean()) if len(w) else np.nan
 
 
-def _trace_of(traces, study, algorithm, alpha=None):
+def _traces_of(traces, study, algorithm, alpha=None) -> dict:
+    """{seed: time-ordered trace} of every seed of `study` and algorithm (and alpha) in the traces."""
     if traces is None or traces.empty:
-        return None
+        return {}
     m = (traces["study"] == study) & (traces["algorithm"] == algorithm)
     a = pd.to_numeric(traces["alpha"], errors="coerce") if "alpha" in traces else pd.Series(np.nan, index=traces.index)
     m &= a.isna() if alpha is None else np.isclose(a, alpha)
     t = traces[m]
-    if "seed" in t and len(t):
-        t = t[t["seed"] == t["seed"].min()]
-    return None if t.empty else t.sort_values("t")
+    if t.empty:
+        return {}
+    seeds = t["seed"] if "seed" in t else pd.Series(0, index=t.index)
+    return {s: g.sort_values("t") for s, g in t.groupby(seeds)}
 
 
-def claim_qt_7(traces: pd.DataFrame | None) -> ClaimResult:
+def claim_qt_7(traces: pd.DataFrame | None) -> Claim:
     """Delay change 20 -> 40 -> 20 ms (at 25 s and 50 s): QtCol's in-flight collapses while the delay
-    is higher; QtColFair keeps it. Tests on the first seed's trace: mean in-flight in [30, 50) s
-    vs [15, 25) s: QtCol below half, QtColFair at least as high."""
-    qc = _trace_of(traces, "qt_delay_change", "qtcol", 1.2)
-    qf = _trace_of(traces, "qt_delay_change", "qtcolfair", 1.2)
-    missing = [n for n, t in (("qtcol a=1.2", qc), ("qtcolfair a=1.2", qf)) if t is None]
+    is higher; QtColFair keeps it. Per seed of the traces, the ratio of mean in-flight in [30, 50) s to
+    that in [15, 25) s: QtCol's below 0.5 (collapse), QtColFair's above 1 (kept)."""
+    qc = _traces_of(traces, "qt_delay_change", "qtcol", 1.2)
+    qf = _traces_of(traces, "qt_delay_change", "qtcolfair", 1.2)
+    missing = [n for n, t in (("qtcol a=1.2", qc), ("qtcolfair a=1.2", qf)) if not t]
     if missing:
-        return ClaimResult("untestable", "missing delay-change traces: " + ", ".join(missing), "inflight_30_50s")
-    before_c, during_c = window_mean(qc, "inflight_0", 15, 25), window_mean(qc, "inflight_0", 30, 50)
-    before_f, during_f = window_mean(qf, "inflight_0", 15, 25), window_mean(qf, "inflight_0", 30, 50)
-    comps = [
-        check(during_c < 0.5 * before_c, f"QtCol in-flight {before_c:.0f} -> {during_c:.0f} packets (collapse: < half)"),
-        check(during_f >= before_f, f"QtColFair in-flight {before_f:.0f} -> {during_f:.0f} packets (kept: >= before)"),
-    ]
-    verdict, note = _threshold_verdict(comps, [])
-    return ClaimResult(verdict, note + " (mean in-flight 15-25 s -> 30-50 s, first seed's trace)",
-                       "inflight_30_50s", np.nan, headline_series(during_c))
+        return Claim(_decide([], missing, what="missing delay-change traces"), "inflight_30_50s")
+
+    def windows(per_seed):
+        return {s: (window_mean(t, "inflight_0", 15, 25), window_mean(t, "inflight_0", 30, 50)) for s, t in per_seed.items()}
+    wc, wf = windows(qc), windows(qf)
+    ratio = lambda w: [d / b if b > 0 else np.nan for b, d in w.values()]  # noqa: E731
+    comps = [rule.below(rule.sample(ratio(wc)), 0.5, "QtCol in-flight 30-50 s / 15-25 s < 0.5 (collapse)"),
+             rule.above(rule.sample(ratio(wf)), 1.0, "QtColFair in-flight 30-50 s / 15-25 s > 1 (kept)")]
+    per = lambda name, w: f"{name} " + ", ".join(f"seed {s}: {b:.0f} -> {d:.0f}" for s, (b, d) in w.items())  # noqa: E731
+    extra = f"mean in-flight 15-25 s -> 30-50 s (packets): {per('QtCol', wc)}; {per('QtColFair', wf)}"
+    if min(len(wc), len(wf)) < 2:
+        extra += (f". The traces hold {len(wc)} QtCol and {len(wf)} QtColFair seed(s): a statistic of one "
+                  "seed cannot be tested, so the claim stays inconclusive")
+    return Claim(_decide(comps, [], extra), "inflight_30_50s", np.nan, trace_headline([d for _, d in wc.values()]))
 
 
-def claim_qt_8(df: pd.DataFrame) -> ClaimResult:
-    """Deep buffers (2-10 BDP, 5 flows, 100 s): CUBIC's utilization falls and its mean RTT rises with
-    the buffer; QtColFair (alpha 1.2) holds ~96% (>= 94.5%) with mean RTT within 1-2 baseRTT;
-    BBR stays below 95%."""
+def claim_qt_8(df: pd.DataFrame) -> Claim:
+    """Deep buffers (2-10 BDP, 5 flows, 100 s): CUBIC's utilization falls and its mean RTT rises from
+    2 to 10 BDP; QtColFair (alpha 1.2) holds ~96% (> 94.5%) with mean RTT within 1-2 baseRTT at every
+    deep buffer; BBR stays below 95% at every deep buffer."""
     deep = [2, 3, 4, 5, 6, 8, 10]
-    missing, comps = [], []
+    comps = []
     get = lambda alg, a, m, b: qt_cell(df, "qt_buffer_sweep", alg, m, a, flows=5, buffer_bdp=b)  # noqa: E731
     cells = {(alg, m, b): get(alg, a, m, b) for alg, a in (("cubic", None), ("bbr", None), ("qtcolfair", 1.2))
              for m in ("utilization", "mean_rtt_ms") for b in deep}
     missing = [f"qt_buffer_sweep {k[0]} {k[1]} {k[2]} BDP" for k, v in cells.items() if v is None]
+    extra = ""
     if not missing:
-        u = [cells[("cubic", "utilization", b)]["mean"] for b in deep]
-        r = [cells[("cubic", "mean_rtt_ms", b)]["mean"] for b in deep]
-        comps.append(check(u[-1] < u[0], f"CUBIC utilization {100 * u[0]:.1f}% at 2 BDP -> {100 * u[-1]:.1f}% at 10 BDP (falls)"))
-        comps.append(check(r[-1] > r[0], f"CUBIC mean RTT {r[0]:.0f} -> {r[-1]:.0f} ms (rises)"))
-        fu = min(cells[("qtcolfair", "utilization", b)]["mean"] for b in deep)
+        u2, u10 = cells[("cubic", "utilization", 2)], cells[("cubic", "utilization", 10)]
+        r2, r10 = cells[("cubic", "mean_rtt_ms", 2)], cells[("cubic", "mean_rtt_ms", 10)]
+        comps.append(rule.less(u10, u2, "CUBIC utilization falls: 10 BDP < 2 BDP"))
+        comps.append(rule.greater(r10, r2, "CUBIC mean RTT rises: 10 BDP > 2 BDP"))
+        for b in deep:
+            comps.append(rule.above(cells[("qtcolfair", "utilization", b)], 0.945, f"QtColFair a=1.2 utilization > 94.5% at {b} BDP"))
+        for b in deep:
+            comps += rule.within(cells[("qtcolfair", "mean_rtt_ms", b)], 0.95 * BASE_RTT_MS, 2 * BASE_RTT_MS,
+                                 f"QtColFair a=1.2 mean RTT ms at {b} BDP")
+        for b in deep:
+            comps.append(rule.below(cells[("bbr", "utilization", b)], 0.95, f"BBR utilization < 95% at {b} BDP"))
+        fu = [cells[("qtcolfair", "utilization", b)]["mean"] for b in deep]
         fr = [cells[("qtcolfair", "mean_rtt_ms", b)]["mean"] for b in deep]
-        comps.append(check(fu >= 0.945, f"QtColFair a=1.2 utilization >= {100 * fu:.1f}% at every deep buffer (>= 94.5%)"))
-        comps.append(check(min(fr) >= 0.95 * BASE_RTT_MS and max(fr) <= 2 * BASE_RTT_MS,
-                           f"QtColFair mean RTT {min(fr):.0f}-{max(fr):.0f} ms within 40-80 ms"))
-        bu = max(cells[("bbr", "utilization", b)]["mean"] for b in deep)
-        comps.append(check(bu < 0.95, f"BBR utilization <= {100 * bu:.1f}% (< 95%)"))
-    verdict, note = _threshold_verdict(comps, missing)
-    return ClaimResult(verdict, note, "utilization", 0.958, cells.get(("qtcolfair", "utilization", 10)))
+        bu = [cells[("bbr", "utilization", b)]["mean"] for b in deep]
+        extra = (f"ours: CUBIC utilization {100 * u2['mean']:.1f}% at 2 BDP -> {100 * u10['mean']:.1f}% at 10 BDP, "
+                 f"mean RTT {r2['mean']:.0f} -> {r10['mean']:.0f} ms; QtColFair utilization {100 * min(fu):.1f}-"
+                 f"{100 * max(fu):.1f}%, mean RTT {min(fr):.0f}-{max(fr):.0f} ms; BBR utilization "
+                 f"{100 * min(bu):.1f}-{100 * max(bu):.1f}%")
+    return Claim(_decide(comps, missing, extra), "utilization", 0.958, cells.get(("qtcolfair", "utilization", 10)))
 
 
-def claim_qt_9(df: pd.DataFrame) -> ClaimResult:
+def claim_qt_9(df: pd.DataFrame) -> Claim:
     """Shallow buffers (0.003-0.75 BDP, 5 flows): CUBIC has the highest utilization, QtColFair
-    (alpha 1.2) lies between CUBIC and BBR, BBR has the highest PLR; orderings by means at every size."""
+    (alpha 1.2) lies between CUBIC and BBR, BBR has the highest PLR; the orderings at every size."""
     shallow = [0.003, 0.05, 0.1, 0.25, 0.5, 0.75]
     comps, missing = [], []
     get = lambda alg, a, m, b: qt_cell(df, "qt_buffer_sweep", alg, m, a, flows=5, buffer_bdp=b)  # noqa: E731
@@ -377,17 +413,16 @@ def claim_qt_9(df: pd.DataFrame) -> ClaimResult:
     for b in shallow:
         c = {(alg, m): get(alg, a, m, b) for alg, a in (("cubic", None), ("bbr", None), ("qtcolfair", 1.2))
              for m in ("utilization", "plr")}
-        miss = [f"{k[0]} {k[1]} {b:g} BDP" for k, v in c.items() if v is None]
+        miss = [f"qt_buffer_sweep {k[0]} {k[1]} {b:g} BDP" for k, v in c.items() if v is None]
         if miss:
             missing += miss
             continue
         head = head if head is not None else c[("bbr", "plr")]
-        comps.append(compare_greater(c[("cubic", "utilization")], c[("qtcolfair", "utilization")], f"{b:g} BDP util CUBIC > QtColFair"))
-        comps.append(compare_greater(c[("qtcolfair", "utilization")], c[("bbr", "utilization")], f"{b:g} BDP util QtColFair > BBR"))
-        comps.append(compare_greater(c[("bbr", "plr")], c[("cubic", "plr")], f"{b:g} BDP PLR BBR > CUBIC"))
-        comps.append(compare_greater(c[("bbr", "plr")], c[("qtcolfair", "plr")], f"{b:g} BDP PLR BBR > QtColFair"))
-    verdict, note = verdict_from(comps, [f"qt_buffer_sweep {m}" for m in missing])
-    return ClaimResult(verdict, note, "plr", np.nan, head)
+        comps.append(rule.greater(c[("cubic", "utilization")], c[("qtcolfair", "utilization")], f"{b:g} BDP util CUBIC > QtColFair"))
+        comps.append(rule.greater(c[("qtcolfair", "utilization")], c[("bbr", "utilization")], f"{b:g} BDP util QtColFair > BBR"))
+        comps.append(rule.greater(c[("bbr", "plr")], c[("cubic", "plr")], f"{b:g} BDP PLR BBR > CUBIC"))
+        comps.append(rule.greater(c[("bbr", "plr")], c[("qtcolfair", "plr")], f"{b:g} BDP PLR BBR > QtColFair"))
+    return Claim(_decide(comps, missing), "plr", np.nan, head)
 
 
 TABLE_CLAIMS = {
@@ -397,9 +432,13 @@ TABLE_CLAIMS = {
 
 
 def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None) -> tuple[list[dict], list[dict]]:
+    """(scorecard rows, note rows) of claims qt-1..qt-9, in claim order."""
     results = {cid: fn(tables) for cid, fn in TABLE_CLAIMS.items()}
     results["qt-7"] = claim_qt_7(traces)
-    return decided_rows(PAPER, VARIANT, results)
+    pairs = [decision_rows(PAPER, cid, VARIANT, r.decision, metric=r.metric, headline=r.headline,
+                           paper_value=r.paper_value)
+             for cid, r in sorted(results.items(), key=lambda kv: int(kv[0].split("-")[1]))]
+    return [row for row, _ in pairs], [note for _, note in pairs]
 
 
 # --------------------------------------------------------------------------- I/O
