@@ -92,3 +92,9 @@ def test_summary_is_one_sentence():
     d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b"), rule.greater(row(5, 0), row(9, 0), "c > d")])
     assert d.summary == ("1 of 2 comparisons hold significantly; significantly reversed: c > d; "
                          "deterministic runs compared by value.")
+
+
+def test_float_noise_sd_counts_as_deterministic():
+    c = rule.greater(row(10.0, 3e-15), row(9.0, 0.0), "a > b")
+    assert (c.how, c.p) == ("deterministic", 0.0)
+    assert rule.greater(row(10.0, 1e-3), row(9.0, 0.0), "a > b").how == "welch"

@@ -53,7 +53,11 @@ class Comparison:
 
 
 def _stat(row):
-    return float(row["mean"]), float(row["sd"]) if not _nan(row["sd"]) else 0.0, int(row["n"])
+    """(mean, sd, n) of a table row; an sd that is floating-point noise (summing identical per-seed
+    values in another order) counts as 0, so the row is compared as deterministic."""
+    mean, n = float(row["mean"]), int(row["n"])
+    sd = 0.0 if _nan(row["sd"]) else float(row["sd"])
+    return mean, (0.0 if sd <= 1e-9 * max(1.0, abs(mean)) else sd), n
 
 
 def _nan(x) -> bool:
