@@ -1,4 +1,6 @@
-"""Scorecard logic on hand-made tables: M/M/1/K closed forms, claim functions, verdicts."""
+"""Scorecard logic of the M/M/1 paper on hand-made tables: M/M/1/K closed forms, published numbers, and the
+claims decided by the one rule (claim_rule): reproduced, contradicted, inconclusive, deterministic, one seed,
+not testable."""
 import math
 from pathlib import Path
 
@@ -6,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simulator.report import claim_rule as rule  # noqa: E402
 from simulator.report import mm1k  # noqa: E402
 from simulator.report import scorecard_mm1 as sc  # noqa: E402
 
@@ -120,25 +123,61 @@ def test_rounding_tolerance_keeps_a_number_on_the_edge_inside():
     assert sc.number_rows(df, ref, "as_published")[0]["verdict"] == "inside"
 
 
-def lam_table(metric, values, variant="as_published"):
+def lam_table(metric, values, variant="as_published", **kw):
     """{lambda: {alg: mean}} -> rows of study mm1_lambda."""
-    return [row("mm1_lambda", a, metric, m, variant=variant, **{"lambda": lam})
+    return [row("mm1_lambda", a, metric, m, variant=variant, **kw, **{"lambda": lam})
             for lam, d in values.items() for a, m in d.items()]
 
 
-def test_claim_mm1_1_reproduced_and_not():
+def test_number_rows_fill_the_rule_columns_empty():
+    ref = sc.load_reference(REFERENCE).head(2)
+    rows = sc.number_rows(table(lam_table("throughput", {5: {"none": 4.8}})), ref, "as_published")
+    assert all(math.isnan(r["p_value"]) and r["rule"] == "" and r["note"] == "" for r in rows)
+
+
+def test_claim_mm1_1_reproduced_when_every_ordering_is_significant():
     good = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "cubic": 7.6}}))
     r = sc.claim_mm1_1(good)
-    assert r.verdict == "reproduced" and r.headline["mean"] == 4.8
+    assert r.decision.verdict == "reproduced" and r.headline["mean"] == 4.8
+    assert r.decision.p_value < 1e-10
+    assert "3/3 comparisons hold significantly" in r.decision.note and "cubic > none (7.6 vs 4.8)" in r.decision.note
+
+
+def test_claim_mm1_1_contradicted_when_an_ordering_is_significantly_reversed():
     bad = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "cubic": 4.0}}))
-    r = sc.claim_mm1_1(bad)
-    assert r.verdict == "not_reproduced" and "cubic > none" in r.note and "(significant)" in r.note
+    d = sc.claim_mm1_1(bad).decision
+    assert d.verdict == "contradicted" and "cubic > none (4 vs 4.8): reversed" in d.note
 
 
-def test_claim_untestable_when_cells_missing():
+def test_right_by_mean_but_overlapping_is_inconclusive_not_reproduced():
+    # the means-only rule called this reproduced: 4.805 > 4.8 with sd 0.01 over 10 seeds is no evidence
+    df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.805}}))
+    d = sc.claim_mm1_1(df).decision
+    assert d.verdict == "inconclusive" and d.p_value > 0.05 and "not significant" in d.note
+
+
+def test_deterministic_rows_are_compared_by_value():
+    df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.805}}, half=0.0))
+    d = sc.claim_mm1_1(df).decision
+    assert d.verdict == "reproduced" and d.p_value == 0 and "deterministic" in d.note
+    tie = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.8}}, half=0.0))
+    assert sc.claim_mm1_1(tie).decision.verdict == "inconclusive"
+
+
+def test_one_seed_cannot_be_tested():
+    rows = lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4}})
+    for r in rows:
+        r.update(n=1, sd=np.nan)
+    d = sc.claim_mm1_1(table(rows)).decision
+    assert d.verdict == "inconclusive" and math.isnan(d.p_value) and "no test" in d.note
+
+
+def test_claim_not_testable_when_cells_missing():
     only_none = table(lam_table("throughput", {5: {"none": 4.8}}))
-    assert sc.claim_mm1_1(only_none).verdict == "untestable"
-    assert sc.claim_mm1_1(table(lam_table("throughput", {10: {"none": 1.0}}))).verdict == "untestable"
+    assert sc.claim_mm1_1(only_none).decision.verdict == "not_testable"  # no comparison at all
+    d = sc.claim_mm1_1(table(lam_table("throughput", {10: {"none": 1.0, "reno": 2.0}}))).decision
+    assert d.verdict == "not_testable" and d.note.startswith("missing table cells: mm1_lambda lambda=5 none")
+    assert math.isnan(d.p_value)
 
 
 def full_loss_table(cubic_offset):
@@ -152,28 +191,27 @@ def full_loss_table(cubic_offset):
 
 
 def test_claim_mm1_2_every_cell():
-    assert sc.claim_mm1_2(full_loss_table(0)).verdict == "reproduced"
-    r = sc.claim_mm1_2(full_loss_table(3.5))  # cubic 8.5 > tahoe 8.0 everywhere
-    assert r.verdict == "not_reproduced"
-    assert r.note.startswith("18/27") or r.note.startswith("9/18")
-
-
-def test_close_comparison_is_flagged_not_significant():
-    df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.805}}))
-    r = sc.claim_mm1_1(df)
-    assert r.verdict == "reproduced" and "not significant" in r.note
+    assert sc.claim_mm1_2(full_loss_table(0)).decision.verdict == "reproduced"
+    d = sc.claim_mm1_2(full_loss_table(3.5)).decision  # cubic 8.5 > tahoe 8.0 everywhere
+    assert d.verdict == "contradicted"
+    assert d.note.startswith("9/18 comparisons hold significantly")
+    assert "K=10 loss_rate: cubic < tahoe (8.5 vs 8): reversed" in d.note
+    d = sc.claim_mm1_2(full_loss_table(2.995)).decision  # cubic 7.995 vs tahoe 8.0: right by mean, a tie
+    assert d.verdict == "inconclusive"
 
 
 def test_claim_mm1_3_and_4():
     df = table(lam_table("throughput", {15: {"none": 9.8, "tahoe": 9.3, "reno": 9.1, "cubic": 9.4}})
                + lam_table("loss_rate", {15: {"none": 30.4, "tahoe": 9.4, "reno": 15.8, "cubic": 4.6}}))
-    assert sc.claim_mm1_3(df).verdict == "reproduced"
+    d = sc.claim_mm1_3(df).decision
+    assert d.verdict == "reproduced" and d.note.startswith("6/6")
+    assert "lambda=15 loss_rate: none > reno" in d.note
     k = table([row("mm1_K", a, "loss_rate", m, K=1) for a, m in
                {"none": 60.0, "tahoe": 49.8, "reno": 84.4, "cubic": 9.2}.items()])
     r = sc.claim_mm1_4(k)
-    assert r.verdict == "reproduced" and r.paper_value == 84.4 and r.headline["mean"] == 84.4
+    assert r.decision.verdict == "reproduced" and r.paper_value == 84.4 and r.headline["mean"] == 84.4
     k.loc[k["algorithm"] == "none", ["mean", "ci_low", "ci_high"]] = [90.0, 89.0, 91.0]
-    assert sc.claim_mm1_4(k).verdict == "not_reproduced"
+    assert sc.claim_mm1_4(k).decision.verdict == "contradicted"
 
 
 def test_claim_mm1_5_uses_lambda_and_k_cells():
@@ -182,8 +220,9 @@ def test_claim_mm1_5_uses_lambda_and_k_cells():
     rows += [row("mm1_K", a, "avg_delay", m, K=k) for k, d in
              {5: {"tahoe": 0.41, "reno": 0.43, "cubic": 0.34}, 10: {"tahoe": 0.54, "reno": 0.66, "cubic": 0.46}}.items()
              for a, m in d.items()]
-    assert sc.claim_mm1_5(table(rows)).verdict == "reproduced"
-    assert sc.claim_mm1_5(table(rows[:-1])).verdict == "untestable"
+    assert sc.claim_mm1_5(table(rows)).decision.verdict == "reproduced"
+    d = sc.claim_mm1_5(table(rows[:-1])).decision
+    assert d.verdict == "not_testable" and "mm1_K K=10 cubic" in d.note
 
 
 def test_claims_mm1_6_and_7_trends():
@@ -192,11 +231,17 @@ def test_claims_mm1_6_and_7_trends():
     rows += [row("mm1_N", a, "loss_rate", m, N=n) for a, d in
              {"tahoe": {50: 10.0, 1000: 7.6}, "reno": {50: 10.0, 1000: 16.0}}.items() for n, m in d.items()]
     df = table(rows)
-    assert sc.claim_mm1_6(df).verdict == "reproduced"
-    assert sc.claim_mm1_7(df).verdict == "reproduced"
-    df.loc[(df["algorithm"] == "tahoe") & (df["metric"] == "loss_rate") & (df["N"] == 1000),
-           ["mean", "ci_low", "ci_high"]] = [12.0, 11.9, 12.1]
-    assert sc.claim_mm1_7(df).verdict == "not_reproduced"
+    r6 = sc.claim_mm1_6(df)
+    assert r6.decision.verdict == "reproduced" and r6.headline["mean"] == 9.4 and r6.paper_value == 9.3578
+    r7 = sc.claim_mm1_7(df)
+    assert r7.decision.verdict == "reproduced" and r7.headline["mean"] == 16.0
+    assert "tahoe loss_rate N=1000 < N=50 (7.6 vs 10)" in r7.decision.note
+    df.loc[(df["algorithm"] == "tahoe") & (df["metric"] == "loss_rate") & (df["N"] == 1000), "mean"] = 12.0
+    assert sc.claim_mm1_7(df).decision.verdict == "contradicted"
+    df.loc[(df["algorithm"] == "tahoe") & (df["metric"] == "loss_rate") & (df["N"] == 1000), "mean"] = 9.995
+    assert sc.claim_mm1_7(df).decision.verdict == "inconclusive"
+    d = sc.claim_mm1_6(df[df["algorithm"] != "reno"]).decision
+    assert d.verdict == "not_testable" and d.note == "missing table cells: mm1_N reno"
 
 
 def test_drop_events_merge_consecutive_decreases():
@@ -210,27 +255,61 @@ def test_regrowth_share():
     assert sc.regrowth_share(w) == (1, 2)
 
 
-def trace(alg, cwnd, variant="as_published", seed=0):
-    return pd.DataFrame({"study": "mm1_cwnd", "variant": variant, "algorithm": alg, "N": 50, "seed": seed,
+def trace(alg, cwnd, variant="as_published", seed=0, N=50):
+    return pd.DataFrame({"study": "mm1_cwnd", "variant": variant, "algorithm": alg, "N": N, "seed": seed,
                          "t": np.arange(len(cwnd), dtype=float), "cwnd": cwnd})
 
 
-def test_claim_mm1_8_patterns():
-    tahoe = [1, 2, 4, 8, 1, 2, 4, 6, 1, 2, 4, 1]
-    reno = [1, 2, 3, 4, 8, 4, 5, 6, 3, 4, 5, 6, 7, 3, 4]
-    cubic = [1, 3, 6, 10, 2, 5, 8, 9.5, 10, 11, 2.2, 6, 10, 11.5]
-    traces = pd.concat([trace("tahoe", tahoe), trace("reno", reno), trace("cubic", cubic)])
-    r = sc.claim_mm1_8(traces)
-    assert r.verdict == "reproduced", r.note
-    wrong = pd.concat([trace("tahoe", reno), trace("reno", reno), trace("cubic", cubic)])
-    r = sc.claim_mm1_8(wrong)
-    assert r.verdict == "not_reproduced" and "tahoe resets to 1" in r.note
-    assert sc.claim_mm1_8(None).verdict == "untestable"
-    assert sc.claim_mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", reno),
-                                     trace("cubic", cubic)])).verdict == "untestable"
+TAHOE = [1, 2, 4, 8, 1, 2, 4, 6, 1, 2, 4, 1]
+RENO = [1, 2, 3, 4, 8, 4, 5, 6, 3, 4, 5, 6, 7, 3, 4]
+CUBIC = [1, 3, 6, 10, 2, 5, 8, 9.5, 10, 11, 2.2, 6, 10, 11.5]
 
 
-def analytic_rows(bias=0.0, variant="as_published", prop=0.0):
+def seeds(seed_list, tahoe=TAHOE, reno=RENO, cubic=CUBIC):
+    """The same three traces for every seed, Cubic's drops a little deeper per seed (so its per-seed
+    statistics vary and are tested by Welch, not by value)."""
+    return pd.concat([pd.concat([trace("tahoe", tahoe, seed=s), trace("reno", reno, seed=s),
+                                 trace("cubic", [c if c > 2.5 or c < 1.9 else c + 0.1 * i for c in cubic], seed=s)])
+                      for i, s in enumerate(seed_list)])
+
+
+def test_trace_stats_per_seed_pool_the_n_of_a_seed():
+    tr = pd.concat([trace("tahoe", TAHOE, seed=1, N=50), trace("tahoe", TAHOE, seed=1, N=300),
+                    trace("tahoe", RENO, seed=2, N=50)])
+    st = sc.trace_stats(tr, "tahoe")
+    assert st["n_drops"] == 3 + 3 + 3
+    assert st["per_seed"][1]["n_drops"] == 6 and st["per_seed"][1]["share_to_one"] == 1.0
+    assert st["per_seed"][2]["share_to_one"] == 0.0 and st["per_seed"][2]["median_ratio"] == 0.5
+
+
+def test_claim_mm1_8_reproduced_over_seeds():
+    d = sc.claim_mm1_8(seeds([1, 2, 3])).decision
+    assert d.verdict == "reproduced", d.note
+    assert d.note.startswith("6/6 comparisons hold significantly")
+    assert "tahoe resets to 1" in d.note and "deterministic" in d.note  # tahoe: 100% to 1 in every seed
+    how = {c.label: c.how for c in d.comparisons}
+    assert how["cubic regrows: median after/before < 1"] == "welch"  # varies over seeds
+    assert "seed 3:" in d.note  # the per-seed numbers are reported
+
+
+def test_claim_mm1_8_contradicted_when_a_pattern_is_absent():
+    d = sc.claim_mm1_8(seeds([1, 2, 3], tahoe=RENO)).decision
+    assert d.verdict == "contradicted" and "tahoe resets to 1: share of drops to cwnd 1 > 0.9: reversed" in d.note
+
+
+def test_claim_mm1_8_one_seed_is_inconclusive():
+    d = sc.claim_mm1_8(seeds([1])).decision
+    assert d.verdict == "inconclusive" and math.isnan(d.p_value)
+    assert "The traces hold one seed" in d.note and all(c.how == "one seed" for c in d.comparisons)
+
+
+def test_claim_mm1_8_not_testable_without_traces_or_drops():
+    assert sc.claim_mm1_8(None).decision.verdict == "not_testable"
+    d = sc.claim_mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", RENO), trace("cubic", CUBIC)])).decision
+    assert d.verdict == "not_testable" and d.note == "no drops in the traces of tahoe"
+
+
+def analytic_rows(bias=0.0, variant="as_published", prop=0.0, sd_rel=1e-4):
     rows = []
     for lam in (5, 9, 15):
         for K in (1, 5, 10):
@@ -238,19 +317,33 @@ def analytic_rows(bias=0.0, variant="as_published", prop=0.0):
                 if metric == "avg_delay" and variant == "standard":
                     value += prop
                 m = value * (1 + bias)
-                rows.append(row("mm1_analytic", "none", metric, m, half=1e-4 * abs(m) + 1e-9,
+                rows.append(row("mm1_analytic", "none", metric, m, half=sd_rel * abs(m) + 1e-9,
                                 variant=variant, theta=math.inf, N=20000, prop_delay=prop, **{"lambda": lam, "K": K}))
     return rows
 
 
-def test_claim_mm1_9_agreement_tolerance_and_propagation():
-    assert sc.claim_mm1_9(table(analytic_rows())).verdict == "reproduced"
-    assert sc.claim_mm1_9(table(analytic_rows(bias=0.01))).verdict == "reproduced"  # within 3%
-    r = sc.claim_mm1_9(table(analytic_rows(bias=0.2)))
-    assert r.verdict == "not_reproduced" and "disagree" in r.note
+def test_claim_mm1_9_within_the_tolerance_of_the_closed_forms():
+    r = sc.claim_mm1_9(table(analytic_rows()))
+    assert r.decision.verdict == "reproduced" and r.decision.note.startswith("54/54")
+    assert r.headline is not None and r.paper_value > 0
+    assert "tolerance max(3% of the closed form" in r.decision.note
+    assert sc.claim_mm1_9(table(analytic_rows(bias=0.01))).decision.verdict == "reproduced"  # within 3%
+    d = sc.claim_mm1_9(table(analytic_rows(bias=0.2))).decision
+    assert d.verdict == "contradicted" and "mean outside the tolerance" in d.note
+    # within the tolerance by mean, but runs too spread to say so significantly
+    assert sc.claim_mm1_9(table(analytic_rows(bias=0.01, sd_rel=0.2))).decision.verdict == "inconclusive"
     # standard variant: delivered packets also cross one propagation delay
-    assert sc.claim_mm1_9(table(analytic_rows(variant="standard", prop=0.05))).verdict == "reproduced"
-    assert sc.claim_mm1_9(table(lam_table("throughput", {5: {"none": 1.0}}))).verdict == "untestable"
+    assert sc.claim_mm1_9(table(analytic_rows(variant="standard", prop=0.05))).decision.verdict == "reproduced"
+    d = sc.claim_mm1_9(table(lam_table("throughput", {5: {"none": 1.0}}))).decision
+    assert d.verdict == "not_testable" and "mm1_analytic" in d.note
+
+
+def test_claim_mm1_9_deterministic_rows_by_value():
+    rows = analytic_rows()
+    for r in rows:
+        r["sd"] = 0.0
+    d = sc.claim_mm1_9(table(rows)).decision
+    assert d.verdict == "reproduced" and d.p_value == 0 and "deterministic" in d.note
 
 
 def test_analytic_comparison_ignores_prop_delay_for_as_published():
@@ -259,6 +352,7 @@ def test_analytic_comparison_ignores_prop_delay_for_as_published():
         r["prop_delay"] = 0.05  # present in the table, but the published model has no propagation
     cmp = sc.analytic_comparison(table(rows))
     assert cmp["agree"].all()
+    assert (cmp["tol"] >= 0.03 * cmp["closed_form"].abs() - 1e-12).all()
 
 
 # --------------------------------------------------------------------------- whole scorecard
@@ -273,13 +367,18 @@ def test_build_has_the_expected_shape():
     assert list(card.columns) == sc.SCORECARD_COLUMNS
     assert len(card) == 2 * 108 + 2 * 9
     claims = card[card["item"].str.startswith("mm1-")]
-    assert sorted(claims["item"].unique()) == [f"mm1-{i}" for i in range(1, 10)]
-    assert set(claims["verdict"]) <= {"reproduced", "not_reproduced", "untestable"}
-    assert claims.set_index(["item", "variant"]).loc[("mm1-1", "standard"), "verdict"] == "reproduced"
+    assert list(claims["item"][:9]) == [f"mm1-{i}" for i in range(1, 10)]
+    assert set(claims["verdict"]) <= set(rule.VERDICTS)
+    one = claims.set_index(["item", "variant"]).loc[("mm1-1", "standard")]
+    assert one["verdict"] == "reproduced" and one["p_value"] < 1e-10 and one["rule"] == rule.RULE
+    assert one["note"] == "4 of 4 comparisons hold significantly."
+    untested = claims.set_index(["item", "variant"]).loc[("mm1-2", "standard")]
+    assert untested["verdict"] == "not_testable" and untested["rule"] == "" and math.isnan(untested["p_value"])
     nums = card[~card["item"].str.startswith("mm1-")]
     assert set(nums["verdict"]) <= {"inside", "outside", "missing"}
     assert (nums["verdict"] == "inside").sum() >= 2
-    assert len(notes) == 18
+    assert nums["p_value"].isna().all() and (nums["rule"] == "").all() and (nums["note"] == "").all()
+    assert len(notes) == 18 and list(notes.columns) == ["item", "variant", "verdict", "note"]
 
 
 def test_missing_reference_fails_clearly(tmp_path):
