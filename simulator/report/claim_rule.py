@@ -55,8 +55,9 @@ class Comparison:
 def _stat(row):
     """(mean, sd, n) of a table row; an sd that is floating-point noise (summing identical per-seed
     values in another order) counts as 0, so the row is compared as deterministic."""
-    mean, n = float(row["mean"]), int(row["n"])
-    sd = 0.0 if _nan(row["sd"]) else float(row["sd"])
+    mean, n, sd = float(row["mean"]), int(row["n"]), float(row["sd"])
+    if math.isnan(sd):
+        return mean, sd, (n if n < 2 else 1)     # no spread recorded: cannot be tested
     return mean, (0.0 if sd <= 1e-9 * max(1.0, abs(mean)) else sd), n
 
 
