@@ -6,8 +6,10 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+from simulator.report import claim_rule as cr  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
 from simulator.report import claims_testbed as tb  # noqa: E402
+from simulator.report import verdicts as vd  # noqa: E402
 
 ALGS = ("bbr", "cubic", "reno", "vegas")
 SETUPS = ("eth_wifi", "wifi_wifi")
@@ -35,7 +37,7 @@ def row(metric, algorithm, link_setup, background, mean, sd=None, n=10, bidir=np
                 run_min=mean - 2.5 * sd, run_max=mean + 2.5 * sd)
 
 
-def grid(values=GOOD, override=None, metrics=None):
+def grid(values=GOOD, override=None, metrics=None, backgrounds=BACKGROUNDS):
     """Full unidirectional grid (+ bidirectional rows, which must be ignored); background rows
     copy the baseline except cwnd, which shrinks by HEAVY_CWND_FACTOR. override:
     {(metric, alg, setup, background): mean}."""
@@ -46,7 +48,7 @@ def grid(values=GOOD, override=None, metrics=None):
             continue
         for s in SETUPS:
             for a in ALGS:
-                for bg in BACKGROUNDS:
+                for bg in backgrounds:
                     mean = by_setup[s][a]
                     if metric == "cwnd_median_pkts" and bg != "none":
                         mean *= HEAVY_CWND_FACTOR[a]
@@ -56,39 +58,69 @@ def grid(values=GOOD, override=None, metrics=None):
     return pd.DataFrame(rows)
 
 
-def verdicts(table):
+CLAIMS = ("tb-1", "tb-2", "tb-3", "tb-4", "tb-5")
+DECIDED = ("tb-2", "tb-3", "tb-4", "tb-5")          # tb-1 is not_testable by construction of our model
+
+
+def build(table):
     rows, notes = tb.build(table, None)
-    assert all(r["verdict"] in cc.VERDICTS for r in rows)
     assert [n["item"] for n in notes] == [r["item"] for r in rows]
-    return {r["item"]: r["verdict"] for r in rows}
+    for r in rows:
+        assert list(r) == vd.SCORECARD_COLUMNS
+        if r["item"] in CLAIMS:
+            assert r["verdict"] in vd.VERDICTS
+        else:                                     # a number the paper quotes: no test
+            assert r["verdict"] in vd.NUMBER_VERDICTS
+            assert np.isnan(r["p_value"]) and r["rule"] == "" and r["note"] == ""
+    return {r["item"]: r for r in rows}, {n["item"]: n["note"] for n in notes}
+
+
+def verdicts(table):
+    return {k: r["verdict"] for k, r in build(table)[0].items()}
 
 
 def test_all_claims_reproduced_on_a_grid_that_satisfies_them():
-    v = verdicts(grid())
-    assert {k: v[k] for k in ("tb-1", "tb-2", "tb-3", "tb-4", "tb-5")} == dict.fromkeys(
-        ("tb-1", "tb-2", "tb-3", "tb-4", "tb-5"), "reproduced")
-    # quoted numbers inside our per-run range
-    assert v["RTT wifi_wifi vegas (tb-3)"] == "reproduced"
-    assert v["RTT eth_wifi vegas (tb-3)"] == "reproduced"
-    assert v["loss wifi_wifi reno (tb-4)"] == "reproduced"
-    assert v["RTT wifi_wifi bbr (tb-3)"] == "not_reproduced"       # 30 ms +- 2%: 32.5 outside
+    rows, notes = build(grid())
+    assert {k: rows[k]["verdict"] for k in DECIDED} == dict.fromkeys(DECIDED, "reproduced")
+    for k in DECIDED:
+        assert rows[k]["p_value"] < 0.05 and rows[k]["rule"] == cr.RULE
+    # quoted numbers inside / outside our per-run range
+    assert rows["RTT wifi_wifi vegas (tb-3)"]["verdict"] == "inside"
+    assert rows["RTT eth_wifi vegas (tb-3)"]["verdict"] == "inside"
+    assert rows["loss wifi_wifi reno (tb-4)"]["verdict"] == "inside"
+    assert rows["RTT wifi_wifi bbr (tb-3)"]["verdict"] == "outside"       # 30 ms +- 2%: 32.5 outside
+    assert "outside" in notes["RTT wifi_wifi bbr (tb-3)"] and "light" in notes["RTT wifi_wifi bbr (tb-3)"]
 
 
-CLAIM_METRIC = {"tb-1": "throughput_mean_mbps", "tb-2": "throughput_mean_mbps",
-                "tb-3": "ping_rtt_mean_ms", "tb-4": "ping_loss_pct", "tb-5": "cwnd_median_pkts"}
+def test_tb1_is_not_testable_by_construction_but_its_comparisons_are_listed():
+    rows, notes = build(grid())
+    r = rows["tb-1"]
+    assert r["verdict"] == "not_testable" and np.isnan(r["p_value"]) and r["rule"] == ""
+    assert "by construction" in r["note"]
+    assert "would give reproduced" in notes["tb-1"] and "4/4 comparisons hold" in notes["tb-1"]
+    assert "with background: none, light, heavy" in notes["tb-1"]
+    assert r["n_seeds"] == 10 and r["metric"].startswith("throughput_mean_mbps")
 
 
-@pytest.mark.parametrize("claim", list(CLAIM_METRIC))
+def test_tb1_note_says_when_its_comparisons_would_be_reversed():
+    m = "throughput_mean_mbps"
+    _, notes = build(grid(metrics={m}, override={(m, "reno", "wifi_wifi", "none"): 45.0}))
+    assert "would give contradicted" in notes["tb-1"] and "reversed" in notes["tb-1"]
+
+
+CLAIM_METRIC = tb.CLAIM_METRIC
+
+
+@pytest.mark.parametrize("claim", DECIDED)
 def test_claim_reproduced_on_its_metric_alone(claim):
     assert verdicts(grid(metrics={CLAIM_METRIC[claim]}))[claim] == "reproduced"
 
 
 # (claim, algorithm, link setup, background, mean): one value on the claim's metric alone that
-# contradicts it
+# significantly reverses one of its comparisons
 @pytest.mark.parametrize("claim, alg, setup, background, mean", [
-    pytest.param("tb-1", "reno", "wifi_wifi", "none", 45.0, id="tb1-reno_faster_on_wifi_wifi"),
     # tb-2: BBR, CUBIC and Reno similar, Vegas far lower
-    pytest.param("tb-2", "bbr", "eth_wifi", "none", 60.0, id="tb2-spread"),            # 60 / 38 > 1.25
+    pytest.param("tb-2", "bbr", "eth_wifi", "none", 60.0, id="tb2-spread"),            # 60 > 1.25 x 38
     pytest.param("tb-2", "vegas", "wifi_wifi", "none", 12.0, id="tb2-vegas_close"),    # 12 > 19 / 2
     # tb-3: Vegas must inflate on Wi-Fi
     pytest.param("tb-3", "vegas", "wifi_wifi", "none", 9.0, id="tb3-vegas_calm_on_wifi"),
@@ -101,23 +133,72 @@ def test_claim_reproduced_on_its_metric_alone(claim):
 ])
 def test_one_value_contradicts_the_claim(claim, alg, setup, background, mean):
     metric = CLAIM_METRIC[claim]
-    bad = grid(metrics={metric}, override={(metric, alg, setup, background): mean})
-    assert verdicts(bad)[claim] == "not_reproduced"
+    rows, notes = build(grid(metrics={metric}, override={(metric, alg, setup, background): mean}))
+    assert rows[claim]["verdict"] == "contradicted"
+    assert "reversed" in rows[claim]["note"] and "reversed" in notes[claim]
 
 
-def test_tb1_difference_inside_the_noise_is_not_enough():
-    noisy = grid(metrics={"throughput_mean_mbps"}).assign(sd=lambda d: d["mean"].abs() * 2)
-    assert verdicts(noisy)["tb-1"] == "not_reproduced"
+def test_tb2_similar_is_each_pair_within_25_percent():
+    m = "throughput_mean_mbps"
+    # 46 / 38 = 1.21: every pair within 1.25 x significantly (sd 1%)
+    assert verdicts(grid(metrics={m}, override={(m, "bbr", "eth_wifi", "none"): 46.0}))["tb-2"] == "reproduced"
+    # 47.5 / 38 = 1.25 exactly: BBR < 1.25 x Reno is a tie, neither holds nor is reversed
+    assert verdicts(grid(metrics={m}, override={(m, "bbr", "eth_wifi", "none"): 47.5}))["tb-2"] == "inconclusive"
 
 
-def test_tb1_other_claims_untestable_without_their_metrics():
-    v = verdicts(grid(metrics={"throughput_mean_mbps"}))
-    assert v["tb-3"] == v["tb-4"] == v["tb-5"] == "untestable"
+def test_differences_inside_the_noise_are_inconclusive():
+    noisy = grid().assign(sd=lambda d: d["mean"].abs() * 2)
+    rows, notes = build(noisy)
+    assert {k: rows[k]["verdict"] for k in DECIDED} == dict.fromkeys(DECIDED, "inconclusive")
+    assert all(rows[k]["p_value"] >= 0.05 for k in DECIDED)
+    assert rows["tb-1"]["verdict"] == "not_testable" and "would give inconclusive" in notes["tb-1"]
 
 
-def test_empty_table_is_untestable():
-    v = verdicts(pd.DataFrame())
-    assert v == dict.fromkeys(("tb-1", "tb-2", "tb-3", "tb-4", "tb-5"), "untestable")
+def test_tie_is_inconclusive():
+    m = "ping_loss_pct"     # tb-4: Reno as lossy as BBR and CUBIC
+    tie = grid(metrics={m}, override={(m, "reno", "wifi_wifi", "none"): 5.5, (m, "cubic", "wifi_wifi", "none"): 5.5})
+    assert verdicts(tie)["tb-4"] == "inconclusive"
+
+
+def test_deterministic_rows_are_compared_by_value():
+    exact = grid().assign(sd=0.0)
+    rows, notes = build(exact)
+    assert {k: rows[k]["verdict"] for k in DECIDED} == dict.fromkeys(DECIDED, "reproduced")
+    assert "deterministic" in rows["tb-3"]["note"] and rows["tb-3"]["p_value"] == 0.0
+    m = "ping_loss_pct"
+    tie = grid(metrics={m}, override={(m, "reno", "wifi_wifi", "none"): 5.5,
+                                      (m, "cubic", "wifi_wifi", "none"): 5.5}).assign(sd=0.0)
+    assert verdicts(tie)["tb-4"] == "inconclusive"          # Reno = BBR = CUBIC by value: p = 1
+    rev = grid(metrics={m}, override={(m, "vegas", "wifi_wifi", "none"): 4.0}).assign(sd=0.0)
+    assert verdicts(rev)["tb-4"] == "contradicted"
+
+
+def test_one_seed_cannot_be_tested():
+    rows, _ = build(grid(metrics={"ping_rtt_mean_ms"}).assign(n=1))
+    assert rows["tb-3"]["verdict"] == "inconclusive" and np.isnan(rows["tb-3"]["p_value"])
+    assert "one seed" in rows["tb-3"]["note"]
+
+
+def test_other_claims_not_testable_without_their_metrics():
+    rows, notes = build(grid(metrics={"throughput_mean_mbps"}))
+    for k in ("tb-3", "tb-4", "tb-5"):
+        assert rows[k]["verdict"] == "not_testable" and np.isnan(rows[k]["p_value"]) and rows[k]["rule"] == ""
+        assert notes[k].startswith("missing table cells") and "run the study" in notes[k]
+    assert rows["tb-2"]["verdict"] == "reproduced"
+    assert rows["RTT wifi_wifi bbr (tb-3)"]["verdict"] == "missing"
+
+
+def test_tb5_needs_only_baseline_and_heavy():
+    rows, notes = build(grid(metrics={"cwnd_median_pkts"}, backgrounds=("none", "heavy")))
+    assert rows["tb-5"]["verdict"] == "reproduced" and "Light" not in notes["tb-5"]
+    assert "Light" in build(grid(metrics={"cwnd_median_pkts"}))[1]["tb-5"]
+
+
+def test_empty_table_is_not_testable_and_quoted_numbers_missing():
+    rows, _ = build(pd.DataFrame())
+    assert {k: rows[k]["verdict"] for k in CLAIMS} == dict.fromkeys(CLAIMS, "not_testable")
+    quoted = [r for k, r in rows.items() if k not in CLAIMS]
+    assert len(quoted) == len(tb.QUOTED) and all(r["verdict"] == "missing" and r["n_seeds"] == 0 for r in quoted)
 
 
 @pytest.mark.slow
@@ -126,9 +207,10 @@ def test_real_tables_give_an_allowed_verdict_for_every_claim(built_report):
     path = built_report / "results" / "tables" / "tb_matrix.csv"
     rows, notes = tb.build(cc.load_tables([path]), None)
     card = pd.DataFrame(rows, columns=cc.SCORECARD_COLUMNS)
-    for cid in ("tb-1", "tb-2", "tb-3", "tb-4", "tb-5"):
+    for cid in CLAIMS:
         got = card[card["item"] == cid]
         assert len(got) == 1 and got["verdict"].iloc[0] in cc.VERDICTS
+    assert card.loc[card["item"] == "tb-1", "verdict"].iloc[0] == "not_testable"
     quoted = card[card["paper_value"].notna()]
-    assert len(quoted) == len(tb.QUOTED) and quoted["verdict"].isin(["reproduced", "not_reproduced"]).all()
+    assert len(quoted) == len(tb.QUOTED) and quoted["verdict"].isin(["inside", "outside"]).all()
     assert all(n["note"] for n in notes)

@@ -4,6 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -151,10 +152,11 @@ def test_quoted_numbers_are_the_testbed_rows_that_are_not_claims(tmp_path):
     f.write_text(CLAIMS_YAML)
     card = pd.DataFrame([{"paper": p, "item": i, "variant": "sim", "metric": "m", "paper_value": 4.0,
                           "ours_mean": 5.0, "ci_low": 4.0, "ci_high": 6.0, "run_p025": 4.5, "run_p975": 5.5,
-                          "n_seeds": 10, "verdict": "contradicted"}
-                         for p, i in [("testbed", "tb-1"), ("testbed", "RTT eth_wifi vegas (tb-3)"),
-                                      ("mininet", "Table x")]])
-    notes = pd.DataFrame([{"item": "RTT eth_wifi vegas (tb-3)", "variant": "sim", "verdict": "contradicted",
+                          "n_seeds": 10, "verdict": v, "p_value": np.nan, "rule": "", "note": ""}
+                         for p, i, v in [("testbed", "tb-1", "contradicted"),
+                                         ("testbed", "RTT eth_wifi vegas (tb-3)", "outside"),
+                                         ("mininet", "Table x", "inside")]])
+    notes = pd.DataFrame([{"item": "RTT eth_wifi vegas (tb-3)", "variant": "sim", "verdict": "outside",
                            "note": "Paper: 4 ms"}])
     rows = tb.quoted_numbers(card, notes, f)
     assert rows["item"].tolist() == ["RTT eth_wifi vegas (tb-3)"]

@@ -327,5 +327,6 @@ def quoted_numbers(scorecard, notes, claims_file) -> pd.DataFrame:
     note = pd.read_csv(notes) if not isinstance(notes, pd.DataFrame) else notes
     claims = claims_view.claim_texts(claims_file, "testbed")
     rows = card[(card["paper"] == "testbed") & ~card["item"].isin(claims)]
+    rows = rows.drop(columns=["note"], errors="ignore")       # empty for a quoted number: the notes file has it
     rows = rows.merge(note, on=["item", "variant", "verdict"], how="left")
     return rows[[c for c in QUOTED_COLUMNS if c in rows.columns]].reset_index(drop=True)
