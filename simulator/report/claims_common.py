@@ -6,9 +6,8 @@ claim of reference/claims.yaml for that paper, and writes
   results/claims/<paper>.csv        rows in verdicts.SCORECARD_COLUMNS (one per claim, plus any
                                     number the claim quotes), appended to results/scorecard.csv;
   results/claims/<paper>_notes.csv  item, variant, verdict, note: the reasoning, in words.
-Verdicts: reproduced / not_reproduced / untestable (the note says why).
-Comparisons use Welch's t-test on the per-seed mean, sd and n in the tables: "a < b" holds when
-a's mean is below b's; it is significant when p < 0.05 as well.
+Every claim is decided by the one rule of simulator/report/claim_rule.py (verdicts reproduced /
+contradicted / inconclusive / not_testable; book/claims_rule.md says it in words).
 """
 from __future__ import annotations
 
