@@ -1,5 +1,7 @@
 """Claims mn-1 / mn-2 of the Mininet paper (simulator/report/claims_mininet.py) on hand-made
 tables and traces, and on the real tables when they exist."""
+import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+from simulator.report import claim_rule  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
 from simulator.report import claims_mininet as cm  # noqa: E402
 
@@ -45,8 +48,12 @@ def cwnd_series(alg, seed):
         return 400 + 5 * np.sin(T / 3.0)
     if alg == "bbr":
         return np.where(((T + 0.1 * seed) % 10.0) < 0.5, 4.0, 680.0)
-    rng = np.random.default_rng(seed)
-    return np.clip(1000 + np.cumsum(rng.normal(0, 60, len(T))), 50, None)
+    rng = np.random.default_rng(seed)                       # CUBIC: mean-reverting noise, sd about 450
+    x, out = 0.0, np.empty(len(T))
+    for i, e in enumerate(rng.normal(0, 400, len(T))):
+        x = 0.5 * x + e
+        out[i] = x
+    return np.clip(1000 + out, 50, None)
 
 
 def traces(ramp):
@@ -66,36 +73,85 @@ def verdicts(rows):
     return {(r["item"], r["variant"]): r["verdict"] for r in rows}
 
 
+def note_of(notes, item, variant="static"):
+    return next(n["note"] for n in notes if n["item"] == item and n["variant"] == variant)
+
+
+FAST_CUBIC = {"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2}
+
+
+def test_rows_have_every_scorecard_column():
+    rows, notes = cm.build(table(), traces(FAST_CUBIC))
+    assert all(list(r) == cc.SCORECARD_COLUMNS for r in rows) and len(rows) == len(notes) == 4
+    assert all(r["rule"] == claim_rule.RULE for r in rows)
+
+
 def test_mn1_reproduced_when_cubic_ramps_fastest_and_all_settle():
-    rows, notes = cm.build(table(), traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2}))
+    rows, notes = cm.build(table(), traces(FAST_CUBIC))
     v = verdicts(rows)
     assert v[("mn-1", "static")] == v[("mn-1", "fluctuating")] == "reproduced"
-    note = next(n["note"] for n in notes if n["item"] == "mn-1")
-    assert "3 seeds in the traces" in note and "(significant)" in note and "Criterion" in note
+    note = note_of(notes, "mn-1")
+    assert "3 seeds in the traces" in note and "7/7 comparisons hold significantly" in note and "Criterion" in note
     row = next(r for r in rows if r["item"] == "mn-1")
     assert row["metric"] == "goodput_warm_mbps" and row["ours_mean"] == pytest.approx(9.5) and row["n_seeds"] == 10
+    assert 0 <= row["p_value"] < 0.05
 
 
-def test_mn1_not_reproduced_when_cubic_is_slow_early():
+def test_mn1_contradicted_when_cubic_is_slow_early():
     rows, notes = cm.build(table(), traces({"bbr": 8, "reno": 2, "vegas": 6, "cubic": 5}))
-    assert verdicts(rows)[("mn-1", "static")] == "not_reproduced"
-    note = next(n["note"] for n in notes if n["item"] == "mn-1")
-    assert "cubic > reno: no" in note and "(a) fails" in note
+    assert verdicts(rows)[("mn-1", "static")] == "contradicted"
+    assert "early throughput cubic" in note_of(notes, "mn-1") and "reversed" in note_of(notes, "mn-1")
 
 
-def test_mn1_not_reproduced_when_one_algorithm_does_not_settle():
-    rows, notes = cm.build(table(goodput_warm={"vegas": 4.0}), traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2}))
-    assert verdicts(rows)[("mn-1", "static")] == "not_reproduced"
-    assert "(b) fails" in next(n["note"] for n in notes if n["item"] == "mn-1")
+def test_mn1_contradicted_when_one_algorithm_does_not_settle():
+    rows, notes = cm.build(table(goodput_warm={"vegas": 4.0}), traces(FAST_CUBIC))
+    assert verdicts(rows)[("mn-1", "static")] == "contradicted"
+    assert "(b) vegas goodput_warm_mbps 4 > 8.19: reversed" in note_of(notes, "mn-1")
+
+
+def test_mn1_inconclusive_when_cubic_ties_or_sits_at_the_threshold():
+    rows, _ = cm.build(table(), traces({"bbr": 8, "reno": 2, "vegas": 6, "cubic": 2}))
+    assert verdicts(rows)[("mn-1", "static")] == "inconclusive"             # same ramp as Reno: a tie
+    rows, _ = cm.build(table(goodput_warm={"vegas": 8.2}), traces(FAST_CUBIC))
+    assert verdicts(rows)[("mn-1", "static")] == "inconclusive"             # 8.2 +- 0.09 vs 8.19
+
+
+def test_mn1_per_seed_values_of_every_seed_are_compared():
+    tr = traces(FAST_CUBIC)
+    per = cm.seed_stats(tr, "cubic", "static", 10 * cm.GOODPUT_SHARE)
+    assert sorted(per["seed"]) == list(SEEDS) and per["early_mbps"].nunique() == len(SEEDS)
+    one = tr[tr["seed"] == 1]
+    rows, notes = cm.build(table(), one)
+    # one seed in the traces: the early-throughput comparisons cannot be tested
+    assert verdicts(rows)[("mn-1", "static")] == "inconclusive"
+    assert "1 seed in the traces" in note_of(notes, "mn-1") and "one seed" in note_of(notes, "mn-1")
 
 
 def test_mn2_reproduced_on_the_paper_shaped_cwnd_and_contradicted_when_vegas_is_not_lowest():
-    tr = traces({"bbr": 8, "reno": 5, "vegas": 6, "cubic": 2})
-    assert verdicts(cm.build(table(), tr)[0])[("mn-2", "static")] == "reproduced"
+    tr = traces(FAST_CUBIC)
+    rows, notes = cm.build(table(), tr)
+    assert verdicts(rows)[("mn-2", "static")] == "reproduced"
+    assert "10/10 comparisons hold significantly" in note_of(notes, "mn-2")
     tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = 900.0   # Vegas now holds more than Reno and BBR
     rows, notes = cm.build(table(inflight={"bbr": 340, "reno": 400, "vegas": 900, "cubic": 1000}), tr)
-    assert verdicts(rows)[("mn-2", "static")] == "not_reproduced"
-    assert "(b) fails" in next(n["note"] for n in notes if n["item"] == "mn-2")
+    assert verdicts(rows)[("mn-2", "static")] == "contradicted"
+    assert "(b) median cwnd vegas 900 < reno" in note_of(notes, "mn-2")
+    assert "Cross-check (not scored)" in note_of(notes, "mn-2")
+
+
+def test_mn2_inconclusive_on_a_tie_and_contradicted_when_bbr_does_not_repeat():
+    tr = traces(FAST_CUBIC)
+    reno = tr[tr["algorithm"] == "reno"]
+    tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = reno["cwnd_0"].to_numpy()   # Vegas's median = Reno's
+    rows, notes = cm.build(table(), tr)
+    assert verdicts(rows)[("mn-2", "static")] == "inconclusive"
+    assert "(b) median cwnd vegas 398.4 < reno 398.4: not significant (p=1, deterministic)" in note_of(notes, "mn-2")
+    tr = traces(FAST_CUBIC)
+    bbr = tr["algorithm"] == "bbr"
+    tr.loc[bbr, "cwnd_0"] = 680 + np.random.default_rng(7).normal(0, 60, bbr.sum())  # white noise: no repeat
+    rows, notes = cm.build(table(), tr)
+    assert verdicts(rows)[("mn-2", "static")] == "contradicted"
+    assert re.search(r"\(c\) R bbr [0-9.]+ > 0.5: reversed", note_of(notes, "mn-2"))
 
 
 def test_regularity_finds_the_period_of_a_dip_train_and_none_in_a_trend():
@@ -106,12 +162,15 @@ def test_regularity_finds_the_period_of_a_dip_train_and_none_in_a_trend():
     assert np.isnan(cm.regularity(t, np.full(len(t), 5.0))[0])  # constant: undefined
 
 
-def test_untestable_without_traces_and_without_rows():
+def test_not_testable_without_traces_and_without_rows():
     rows, notes = cm.build(table(), None)
-    assert set(verdicts(rows).values()) == {"untestable"}
+    assert set(verdicts(rows).values()) == {"not_testable"}
+    assert all(math.isnan(r["p_value"]) and r["rule"] == "" for r in rows)
     rows, _ = cm.build(table()[lambda d: d["change"] == "static"], traces({a: 3 for a in ALGS}))
-    assert verdicts(rows)[("mn-1", "fluctuating")] == verdicts(rows)[("mn-2", "fluctuating")] == "untestable"
+    assert verdicts(rows)[("mn-1", "fluctuating")] == verdicts(rows)[("mn-2", "fluctuating")] == "not_testable"
     assert len(rows) == len(notes) == 4
+    rows, notes = cm.build(table()[lambda d: d["algorithm"] != "vegas"], traces(FAST_CUBIC))
+    assert verdicts(rows)[("mn-1", "static")] == "not_testable" and "goodput_warm_mbps vegas" in note_of(notes, "mn-1")
 
 
 @pytest.mark.slow

@@ -1,5 +1,7 @@
-"""Claims of the NS-2 paper (simulator/report/claims_ns2.py): verdicts on small synthetic tables that
-satisfy or contradict a claim, and a smoke test on the real tables when they exist."""
+"""Claims of the NS-2 paper (simulator/report/claims_ns2.py) under the one rule (claim_rule): verdicts on
+small synthetic tables that satisfy a claim significantly, contradict it, tie, are deterministic or lack
+data, and a smoke test on the real tables when they exist."""
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +10,7 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-from simulator.report import claims_ns2  # noqa: E402
+from simulator.report import claim_rule, claims_ns2  # noqa: E402
 from simulator.report.verdicts import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
 
 FIXED = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100}
@@ -51,6 +53,51 @@ def queue_table(fq_latency, dt_latency, fq_loss, dt_loss, windows=(20, 0)):
     return pd.DataFrame(rows)
 
 
+def flows_table(vegas_cwnd=3.0, reno_cwnd=3.5, vegas_tput=0.35, reno_sd=0.1, windows=(20, 0)):
+    rows = []
+    for window in windows:
+        for alg in ("reno", "newreno", "vegas"):
+            v = alg == "vegas"
+            rows += [row("ns2_flows", alg, "cwnd_mean", vegas_cwnd if v else reno_cwnd, sd=0.1 if v else reno_sd,
+                         flows=3, window=window),
+                     row("ns2_flows", alg, "throughput_per_flow_mbps", vegas_tput if v else 0.3, flows=3,
+                         window=window)]
+    return pd.DataFrame(rows)
+
+
+def bandwidth_table(cwnd_series=(10, 14, 12, 18), vegas_cwnd=5.0, loss_series=(3.0, 2.0, 1.0, 0.5), windows=(20, 0)):
+    rows = []
+    for window in windows:
+        for i, bw in enumerate((0.1, 0.25, 0.5, 1.0)):
+            for alg in ("reno", "newreno", "vegas"):
+                v = alg == "vegas"
+                rows += [row("ns2_bandwidth", alg, "cwnd_mean", vegas_cwnd if v else cwnd_series[i], sd=0.2,
+                             bandwidth_mbps=bw, window=window),
+                         row("ns2_bandwidth", alg, "loss_pct", loss_series[i], sd=0.1, bandwidth_mbps=bw,
+                             window=window)]
+    return pd.DataFrame(rows)
+
+
+def newreno_table(timeouts, throughput, tput_sd=0.01, windows=(20, 0)):
+    """ns2_queue rows for ns2-7: Reno drops 2% with 10 timeouts and 0.8 Mbit/s; NewReno as given."""
+    rows = []
+    for window in windows:
+        for q in ("fq", "droptail"):
+            for alg, to, tp in (("reno", 10.0, 0.8), ("newreno", timeouts, throughput)):
+                rows += [row("ns2_queue", alg, "loss_pct", 2.0, sd=0.1, queue=q, window=window),
+                         row("ns2_queue", alg, "timeouts", to, sd=0.5, queue=q, window=window),
+                         row("ns2_queue", alg, "throughput_mbps", tp, sd=tput_sd, queue=q, window=window)]
+    return pd.DataFrame(rows)
+
+
+def decided(tables, item, variant="window20"):
+    rows, notes = claims_ns2.build(tables, None)
+    assert [r["item"] for r in rows] == [n["item"] for n in notes]
+    r = next(r for r in rows if r["item"] == item and r["variant"] == variant)
+    n = next(n for n in notes if n["item"] == item and n["variant"] == variant)
+    return r, n["note"]
+
+
 def verdicts(tables, item):
     rows, notes = claims_ns2.build(tables, None)
     assert [r["item"] for r in rows] == [n["item"] for n in notes]
@@ -61,30 +108,59 @@ def test_every_claim_and_variant_has_a_row_even_without_data():
     rows, notes = claims_ns2.build(topology_table(0.3, 0.6, 0.5, 2.0), None)
     expected = {(c, v) for c in claims_ns2.CLAIM_IDS for v in claims_ns2.VARIANTS}
     assert {(r["item"], r["variant"]) for r in rows} == expected
-    assert all(r["verdict"] in VERDICTS for r in rows) and all(set(r) == set(SCORECARD_COLUMNS) for r in rows)
-    # claims whose study is missing are untestable, never a fake verdict
-    assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6") == {"window20": "untestable", "nocap": "untestable"}
+    assert all(r["verdict"] in VERDICTS for r in rows) and all(list(r) == SCORECARD_COLUMNS for r in rows)
+    # claims whose study is missing are not testable, never a fake verdict, and say which cells are missing
+    assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6") == {"window20": "not_testable",
+                                                                      "nocap": "not_testable"}
+    r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6")
+    assert "missing table cells" in note and math.isnan(r["p_value"]) and r["rule"] == ""
+    rows, _ = claims_ns2.build(pd.DataFrame(), None)
+    assert len(rows) == 14 and {r["verdict"] for r in rows} == {"not_testable"}
 
 
 def test_ns2_2_reproduced_when_vegas_has_lowest_latency_and_loss():
     assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-2") == {"window20": "reproduced", "nocap": "reproduced"}
+    r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-2")
+    assert r["rule"] == claim_rule.RULE and 0 < r["p_value"] < 0.05
+    assert "18/18 comparisons hold significantly" in note and "Holm" not in r["note"]
 
 
-def test_ns2_2_not_reproduced_when_vegas_latency_is_higher():
-    assert verdicts(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2") == {"window20": "not_reproduced",
-                                                                      "nocap": "not_reproduced"}
+def test_ns2_2_contradicted_when_vegas_latency_is_significantly_higher():
+    assert verdicts(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2") == {"window20": "contradicted",
+                                                                      "nocap": "contradicted"}
+    r, note = decided(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2")
+    assert "reversed" in note and "significantly reversed" in r["note"]
 
 
-def test_ns2_2_tie_is_not_lower():
-    # identical latency (as with the window_ 20 cap on the mesh) does not make Vegas lowest
-    assert verdicts(topology_table(0.419, 0.419, 0.5, 2.0), "ns2-2")["window20"] == "not_reproduced"
+def test_ns2_2_tie_is_inconclusive():
+    # identical latency (as with the window_ 20 cap on the mesh) does not make Vegas lowest, nor the opposite
+    r, note = decided(topology_table(0.419, 0.419, 0.5, 2.0), "ns2-2")
+    assert r["verdict"] == "inconclusive" and r["p_value"] == pytest.approx(1.0)
 
 
-def test_ns2_2_untestable_without_drops():
-    rows, notes = claims_ns2.build(topology_table(0.3, 0.6, 0.0, 0.0), None)
-    got = {n["variant"]: n for n in notes if n["item"] == "ns2-2"}
-    assert got["window20"]["verdict"] == "untestable"
-    assert "no drops" in got["window20"]["note"]
+def test_ns2_2_overlap_is_inconclusive():
+    t = topology_table(0.59, 0.6, 0.5, 2.0)
+    t.loc[t["metric"] == "latency_mean_s", "sd"] = 0.2          # 0.59 vs 0.6 with sd 0.2: far from significant
+    assert verdicts(t, "ns2-2")["window20"] == "inconclusive"
+
+
+def test_ns2_2_not_testable_without_drops_unless_contradicted():
+    r, note = decided(topology_table(0.3, 0.6, 0.0, 0.0), "ns2-2")
+    assert r["verdict"] == "not_testable" and math.isnan(r["p_value"])
+    assert "no packet drops" in note and "alone: reproduced" in note
+    # a significant reversal of another part still contradicts the claim
+    r, note = decided(topology_table(0.7, 0.6, 0.0, 0.0), "ns2-2")
+    assert r["verdict"] == "contradicted" and "no drops" in note
+
+
+def test_ns2_2_numerical_zeros_are_zero():
+    """latency_sd_s of a constant delay is 1e-14 s of rounding: no ordering, whatever Welch would say."""
+    t = topology_table(0.3, 0.6, 0.5, 2.0)
+    sd = t["metric"] == "latency_sd_s"
+    t.loc[sd, "mean"] = [1.0e-14 if a == "vegas" else 3.0e-14 for a in t.loc[sd, "algorithm"]]
+    t.loc[sd, "sd"] = 1e-16
+    r, note = decided(t, "ns2-2")
+    assert r["verdict"] == "inconclusive" and "deterministic" in note
 
 
 def test_ns2_2_stat_row_fills_our_numbers():
@@ -97,20 +173,62 @@ def test_ns2_6_reproduced_when_fq_has_lower_latency_and_loss():
     assert verdicts(queue_table(0.3, 0.5, 0.5, 2.0), "ns2-6") == {"window20": "reproduced", "nocap": "reproduced"}
 
 
-def test_ns2_6_not_reproduced_when_fq_is_worse():
-    assert verdicts(queue_table(0.5, 0.3, 0.5, 2.0), "ns2-6") == {"window20": "not_reproduced",
-                                                                  "nocap": "not_reproduced"}
-    assert verdicts(queue_table(0.3, 0.5, 3.0, 2.0), "ns2-6")["window20"] == "not_reproduced"
+def test_ns2_6_contradicted_when_fq_is_worse():
+    assert verdicts(queue_table(0.5, 0.3, 0.5, 2.0), "ns2-6") == {"window20": "contradicted", "nocap": "contradicted"}
+    assert verdicts(queue_table(0.3, 0.5, 3.0, 2.0), "ns2-6")["window20"] == "contradicted"
 
 
-def test_ns2_6_untestable_when_nothing_is_dropped():
-    assert verdicts(queue_table(0.3, 0.5, 0.0, 0.0), "ns2-6")["window20"] == "untestable"
+def test_ns2_6_not_testable_when_nothing_is_dropped():
+    assert verdicts(queue_table(0.3, 0.5, 0.0, 0.0), "ns2-6")["window20"] == "not_testable"
 
 
-def test_ns2_6_not_significant_is_not_reproduced():
+def test_ns2_6_not_significant_is_inconclusive():
     t = queue_table(0.49, 0.5, 0.5, 2.0)
     t.loc[t["metric"] == "latency_mean_s", "sd"] = 0.2          # 0.49 vs 0.5 with sd 0.2: p far above 0.05
-    assert verdicts(t, "ns2-6")["window20"] == "not_reproduced"
+    r, _ = decided(t, "ns2-6")
+    assert r["verdict"] == "inconclusive" and r["p_value"] > 0.05
+
+
+def test_ns2_6_deterministic_rows_are_compared_by_value():
+    t = queue_table(0.3, 0.5, 0.5, 2.0)
+    t["sd"] = 0.0
+    r, note = decided(t, "ns2-6")
+    assert r["verdict"] == "reproduced" and r["p_value"] == 0.0 and "deterministic" in note
+    t = queue_table(0.4, 0.4, 0.5, 2.0)
+    t["sd"] = 0.0
+    assert decided(t, "ns2-6")[0]["verdict"] == "inconclusive"
+
+
+def test_ns2_3_ranges_are_two_one_sided_tests():
+    assert decided(flows_table(), "ns2-3")[0]["verdict"] == "reproduced"
+    # Reno's window pinned at 20 in every run (sd 0): outside [3, 4] by value
+    r, note = decided(flows_table(reno_cwnd=20.0, reno_sd=0.0), "ns2-3")
+    assert r["verdict"] == "contradicted" and "deterministic" in note
+    # Vegas cwnd at the edge of its range, noisy: neither inside nor outside significantly
+    t = flows_table(vegas_cwnd=3.95)
+    t.loc[(t["algorithm"] == "vegas") & (t["metric"] == "cwnd_mean"), "sd"] = 1.0
+    assert decided(t, "ns2-3")[0]["verdict"] == "inconclusive"
+
+
+def test_ns2_4_trend_is_decided_by_its_ends_and_steps_go_to_the_note():
+    r, note = decided(bandwidth_table(), "ns2-4")
+    assert r["verdict"] == "reproduced"
+    assert "0.25 -> 0.5" in note and "significantly the other way" in note     # 14 -> 12 noted, not scored
+    r, _ = decided(bandwidth_table(loss_series=(0.5, 1.0, 2.0, 3.0)), "ns2-4")
+    assert r["verdict"] == "contradicted"
+    r, _ = decided(bandwidth_table(cwnd_series=(18.0, 18.0, 18.0, 18.05)), "ns2-4")
+    assert r["verdict"] == "inconclusive"
+
+
+def test_ns2_7_needs_fewer_timeouts_and_higher_throughput():
+    assert decided(newreno_table(6.0, 0.85), "ns2-7")[0]["verdict"] == "reproduced"
+    assert decided(newreno_table(6.0, 0.8), "ns2-7")[0]["verdict"] == "inconclusive"     # a throughput tie
+    assert decided(newreno_table(6.0, 0.7), "ns2-7")[0]["verdict"] == "contradicted"
+    assert decided(newreno_table(12.0, 0.85), "ns2-7")[0]["verdict"] == "contradicted"
+    t = newreno_table(6.0, 0.85)
+    t.loc[t["metric"] == "loss_pct", ["mean", "sd"]] = 0.0
+    r, note = decided(t, "ns2-7")
+    assert r["verdict"] == "not_testable" and "no drops" in note
 
 
 def test_cli_writes_rows_and_notes(tmp_path):

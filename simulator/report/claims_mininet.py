@@ -1,24 +1,31 @@
 """Claims mn-1 and mn-2 of the Mininet paper (reference/papers.yaml: mininet) from study mn_high_latency.
 
 One scorecard row per claim and variant: "static" (the wired 10 Mbit/s path) and "fluctuating"
-(capacity redrawn every second). Table metrics are means over all seeds with 95% CIs; the
-time-series statistics (early throughput, cwnd variability and regularity) come from the traces,
-which hold only the first seed(s) of each point; every note says how many.
+(capacity redrawn every second). Table metrics are means over all seeds; the time-series statistics
+(early throughput, cwnd variability, regularity and median) are computed from the traces per seed,
+for every seed the traces hold (every note says how many), and compared as samples over seeds.
+
+Every claim is decided by the one rule of the scorecard (simulator/report/claim_rule.py): a list of
+comparisons, reproduced when every one holds by mean and significantly (Welch's t-test, or one-sample
+against a threshold, Holm-adjusted across the claim's comparisons, 5%), contradicted when any is
+significantly reversed, inconclusive otherwise (always so when the traces hold one seed: no test);
+runs identical over seeds (sd 0) are compared by value. Missing traces or table rows: not_testable.
 
 Criteria, fixed before looking at the results (the first two parts of each are the notebook's):
-  mn-1  (a) CUBIC has the highest mean throughput over the first 10 s (traces);
-        (b) every algorithm settles: mean goodput after the 10 s warm-up (goodput_warm_mbps, all
-            seeds) is at least 85% of the link's goodput ceiling (rate x 1448/1502).
-  mn-2  cwnd after 10 s (traces), per seed, then averaged over the seeds in the traces:
-        (a) Reno and Vegas stabilize: their coefficients of variation are the two lowest;
-        (b) Vegas is the most conservative: the lowest median cwnd (cross-checked with the table's
-            median in-flight over all seeds, Welch's t-test);
-        (c) BBR fluctuates regularly: regularity R >= 0.5, where R is the highest local maximum of
+  mn-1  (a) CUBIC has the highest mean throughput over the first 10 s (traces): CUBIC's per-seed
+            early throughput above each other algorithm's;
+        (b) every algorithm settles: goodput after the 10 s warm-up (goodput_warm_mbps, all seeds)
+            above 85% of the link's goodput ceiling (rate x 1448/1502).
+  mn-2  cwnd after 10 s (traces), one value per seed:
+        (a) Reno and Vegas stabilize: their coefficients of variation (CV) are the two lowest (each
+            below BBR's and CUBIC's);
+        (b) Vegas is the most conservative: the lowest median cwnd (the table's median in-flight over
+            all seeds is quoted as a cross-check, not scored);
+        (c) BBR fluctuates regularly: regularity R above 0.5, where R is the highest local maximum of
             the autocorrelation of cwnd at lags 1-20 s after it has first gone negative (a repeat,
             not mere smoothness; R = 0 if there is none) and the lag of that maximum is the period;
-        (d) CUBIC fluctuates irregularly: the largest coefficient of variation and R below BBR's.
-A claim is reproduced when all its parts hold by mean; the note says which comparisons are
-significant (Welch's t-test at 5% over seeds; with one seed in the traces no test is possible).
+        (d) CUBIC fluctuates irregularly: the largest CV (above BBR's; above Reno's and Vegas's is
+            already in (a)) and R below BBR's.
 """
 from __future__ import annotations
 
@@ -28,7 +35,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simulator.report import claim_rule
 from simulator.report import claims_common as cc
+from simulator.report.verdicts import decision_rows
 
 PAPER = "mininet"
 STUDY = "mn_high_latency"
@@ -100,7 +109,8 @@ def seed_stats(traces: pd.DataFrame | None, alg: str, change: str, ceiling: floa
 
 
 def summary(values) -> pd.Series:
-    """mean, sd, n and 95% CI of per-seed values, shaped like a table row (for cc.less)."""
+    """mean, sd, n and 95% CI of per-seed values, shaped like a table row (for the notes; the
+    comparisons use claim_rule.sample of the same values)."""
     v = pd.Series(values, dtype=float).dropna()
     n = len(v)
     mean = float(v.mean()) if n else math.nan
@@ -120,20 +130,6 @@ def fmt(s: pd.Series, digits=3) -> str:
     if s["n"] > 1 and np.isfinite(s["ci_low"]):
         return f"{num(s['mean'], digits)} [{num(s['ci_low'], digits)}, {num(s['ci_high'], digits)}]"
     return num(s["mean"], digits)
-
-
-def compare(a_name, a: pd.Series, b_name, b: pd.Series, sign="<") -> tuple[bool, str]:
-    """a < b (sign '<') or a > b (sign '>') by mean; text with the significance of the order found."""
-    lo, hi = (a, b) if sign == "<" else (b, a)
-    holds, sig = cc.less(lo, hi)
-    _, rev = cc.less(hi, lo)
-    if min(a["n"], b["n"]) < 2 and not (a["sd"] == 0 and b["sd"] == 0):
-        return holds, f"{a_name} {sign} {b_name}: {'yes' if holds else 'no'}"
-    if a["sd"] == 0 and b["sd"] == 0:
-        how = "identical over seeds"
-    else:
-        how = "significant" if (sig if holds else rev) else "not significant"
-    return holds, f"{a_name} {sign} {b_name}: {'yes' if holds else 'no'} ({how})"
 
 
 def table_row(tables, metric, alg, change):
@@ -163,86 +159,104 @@ def seeds_text(per: dict, tables, change) -> str:
     rows = {a: table_row(tables, "goodput_mbps", a, change) for a in ALGS}
     same = [a for a, r in rows.items() if r is not None and r["n"] > max(n) and r["sd"] == 0]
     if same:
-        text += f"; {', '.join(same)} identical over all seeds in the table (sd 0), so the traced seed stands for all"
+        text += (f"; {', '.join(same)} identical over all {int(max(r['n'] for r in rows.values() if r is not None))} "
+                 "seeds in the table (sd 0), but the rule tests only the seeds in the traces")
     return text
 
 
 # --------------------------------------------------------------------------- claims
 
+def rows_of(per: dict, key: str) -> dict:
+    """{algorithm: claim_rule.sample of the per-seed values of `key`}."""
+    return {a: claim_rule.sample(per[a][key]) for a in ALGS}
+
+
 def claim_mn1(tables, per, change, ceiling):
     head = table_row(tables, "goodput_warm_mbps", "cubic", change)
     warm = {a: table_row(tables, "goodput_warm_mbps", a, change) for a in ALGS}
-    missing = [a for a in ALGS if per[a].empty] + [f"goodput_warm_mbps {a}" for a in ALGS if warm[a] is None]
-    crit = (f"Criterion: (a) CUBIC has the highest mean throughput over t <= {EARLY_END:g} s (traces); "
-            f"(b) every algorithm's goodput after {WARM_START:g} s (all seeds) is >= {SETTLED_SHARE:.0%} of the "
-            f"{ceiling:.2f} Mbit/s goodput ceiling ({SETTLED_SHARE * ceiling:.2f}). ")
-    if missing:
-        return cc.claim_row(PAPER, "mn-1", change, "goodput_warm_mbps", "untestable", head, PAPER_SETTLED_MBPS), \
-            cc.note_row("mn-1", change, "untestable", crit + "missing: " + ", ".join(missing))
-    early = {a: summary(per[a]["early_mbps"]) for a in ALGS}
-    t90 = {a: summary(per[a]["t90_s"]) for a in ALGS}
-    comps = [compare("cubic", early["cubic"], a, early[a], ">") for a in ALGS if a != "cubic"]
-    part_a = all(h for h, _ in comps)
     thr = SETTLED_SHARE * ceiling
-    settled = {a: bool(warm[a]["mean"] >= thr) for a in ALGS}
-    part_b = all(settled.values())
-    verdict = "reproduced" if part_a and part_b else "not_reproduced"
-    note = (crit + f"Early throughput (Mbit/s, {seeds_text(per, tables, change)}): "
-            + ", ".join(f"{a} {fmt(early[a])}" for a in ALGS) + "; " + "; ".join(t for _, t in comps)
-            + f" -> (a) {'holds' if part_a else 'fails'}. Time to 90% of the ceiling (1 s means): "
+    crit = (f"Criterion: (a) CUBIC has the highest mean throughput over t <= {EARLY_END:g} s (traces, per seed); "
+            f"(b) every algorithm's goodput after {WARM_START:g} s (all seeds) is above {SETTLED_SHARE:.0%} of the "
+            f"{ceiling:.2f} Mbit/s goodput ceiling ({thr:.2f}). ")
+    missing = [f"traces of {a}" for a in ALGS if per[a].empty] + \
+        [f"goodput_warm_mbps {a}" for a in ALGS if warm[a] is None]
+    if missing:
+        d = claim_rule.decide([], not_testable="missing: " + ", ".join(missing))
+        row, note = decision_rows(PAPER, "mn-1", change, d, metric="goodput_warm_mbps", headline=head,
+                                  paper_value=PAPER_SETTLED_MBPS)
+        note["note"] = crit + d.note
+        return row, note
+    early, t90 = ({a: summary(per[a][k]) for a in ALGS} for k in ("early_mbps", "t90_s"))
+    sample = rows_of(per, "early_mbps")
+    comps = [claim_rule.greater(sample["cubic"], sample[a],
+                                f"(a) early throughput cubic {early['cubic']['mean']:.3g} > {a} {early[a]['mean']:.3g}")
+             for a in ALGS if a != "cubic"]
+    comps += [claim_rule.above(warm[a], thr, f"(b) {a} goodput_warm_mbps {warm[a]['mean']:.3g} > {thr:.2f}")
+              for a in ALGS]
+    d = claim_rule.decide(comps)
+    note = (crit + d.note + f". Early throughput (Mbit/s, mean [95% CI], {seeds_text(per, tables, change)}): "
+            + ", ".join(f"{a} {fmt(early[a])}" for a in ALGS)
+            + ". Time to 90% of the ceiling (1 s means, not scored): "
             + ", ".join(f"{a} {fmt(t90[a], 2)} s" for a in ALGS)
-            + f" (not scored). Goodput after {WARM_START:g} s (Mbit/s, mean [95% CI] over "
-            + f"{int(warm['cubic']['n'])} seeds): "
-            + ", ".join(f"{a} {fmt(warm[a])}" + ("" if settled[a] else " (below)") + (
-                " (CI above)" if settled[a] and warm[a]["ci_low"] >= thr else "") for a in ALGS)
-            + f" -> (b) {'holds' if part_b else 'fails'}. The paper's {PAPER_SETTLED_MBPS:g} Mbit/s for CUBIC exceeds "
-            "the 10 Mbit/s link (its measurement is not described), so we test 'near the link rate', not the number.")
-    return cc.claim_row(PAPER, "mn-1", change, "goodput_warm_mbps", verdict, head, PAPER_SETTLED_MBPS), \
-        cc.note_row("mn-1", change, verdict, note)
+            + f". Goodput after {WARM_START:g} s (Mbit/s, mean [95% CI] over {int(warm['cubic']['n'])} seeds): "
+            + ", ".join(f"{a} {fmt(warm[a])}" for a in ALGS)
+            + f". The paper's {PAPER_SETTLED_MBPS:g} Mbit/s for CUBIC exceeds the 10 Mbit/s link (its measurement "
+            "is not described), so we test 'near the link rate', not the number.")
+    row, nrow = decision_rows(PAPER, "mn-1", change, d, metric="goodput_warm_mbps", headline=head,
+                              paper_value=PAPER_SETTLED_MBPS)
+    nrow["note"] = note
+    return row, nrow
 
 
 def claim_mn2(tables, per, change):
     head = table_row(tables, "median_inflight", "vegas", change)
     inflight = {a: table_row(tables, "median_inflight", a, change) for a in ALGS}
-    crit = (f"Criterion (cwnd after {WARM_START:g} s, per seed, mean over the seeds in the traces): "
+    crit = (f"Criterion (cwnd after {WARM_START:g} s, one value per seed in the traces): "
             "(a) Reno and Vegas stabilize = their coefficients of variation (CV) are the two lowest; "
             "(b) Vegas most conservative = lowest median cwnd; "
-            f"(c) BBR regular = regularity R >= {REGULAR_R:g} (R: highest autocorrelation peak at lags "
+            f"(c) BBR regular = regularity R above {REGULAR_R:g} (R: highest autocorrelation peak at lags "
             f"{LAG_MIN:g}-{LAG_MAX:g} s after the autocorrelation first goes negative, 0 if it never repeats; "
-            "its lag = period); (d) CUBIC irregular = largest CV and R below BBR's. ")
+            "its lag = period); (d) CUBIC irregular = largest CV (above BBR's here; above Reno's and Vegas's is "
+            "in (a)) and R below BBR's. ")
     missing = [a for a in ALGS if per[a].empty]
     if missing:
-        return cc.claim_row(PAPER, "mn-2", change, "median_inflight", "untestable", head), \
-            cc.note_row("mn-2", change, "untestable", crit + "no cwnd traces for " + ", ".join(missing))
+        d = claim_rule.decide([], not_testable="no cwnd traces for " + ", ".join(missing))
+        row, note = decision_rows(PAPER, "mn-2", change, d, metric="median_inflight", headline=head)
+        note["note"] = crit + d.note
+        return row, note
     s = {k: {a: summary(per[a][k]) for a in ALGS} for k in ("cwnd_median", "cwnd_cv", "cwnd_R", "cwnd_period_s")}
-    cv, med, R = s["cwnd_cv"], s["cwnd_median"], s["cwnd_R"]
-    cv_rank = sorted(ALGS, key=lambda a: cv[a]["mean"])
-    part_a = set(cv_rank[:2]) == {"reno", "vegas"}
-    comps_b = [compare("vegas", med["vegas"], a, med[a], "<") for a in ALGS if a != "vegas"]
-    part_b = all(h for h, _ in comps_b)
-    part_c = bool(R["bbr"]["mean"] >= REGULAR_R)
-    comps_d = [compare("cubic", cv["cubic"], a, cv[a], ">") for a in ALGS if a != "cubic"]
-    r_d = compare("cubic R", R["cubic"], "bbr R", R["bbr"], "<")
-    part_d = all(h for h, _ in comps_d) and r_d[0]
-    verdict = "reproduced" if part_a and part_b and part_c and part_d else "not_reproduced"
+    cv, med, R = rows_of(per, "cwnd_cv"), rows_of(per, "cwnd_median"), rows_of(per, "cwnd_R")
+    m = {k: {a: s[k][a]["mean"] for a in ALGS} for k in s}
+    comps = [claim_rule.less(cv[a], cv[b], f"(a) CV {a} {m['cwnd_cv'][a]:.3g} < {b} {m['cwnd_cv'][b]:.3g}")
+             for a in ("reno", "vegas") for b in ("bbr", "cubic")]
+    comps += [claim_rule.less(med["vegas"], med[a],
+                              f"(b) median cwnd vegas {m['cwnd_median']['vegas']:.4g} < {a} {m['cwnd_median'][a]:.4g}")
+              for a in ALGS if a != "vegas"]
+    comps.append(claim_rule.above(R["bbr"], REGULAR_R, f"(c) R bbr {m['cwnd_R']['bbr']:.2f} > {REGULAR_R:g}"))
+    comps.append(claim_rule.greater(cv["cubic"], cv["bbr"],
+                                    f"(d) CV cubic {m['cwnd_cv']['cubic']:.3g} > bbr {m['cwnd_cv']['bbr']:.3g}"))
+    comps.append(claim_rule.less(R["cubic"], R["bbr"],
+                                 f"(d) R cubic {m['cwnd_R']['cubic']:.2f} < bbr {m['cwnd_R']['bbr']:.2f}"))
+    d = claim_rule.decide(comps)
     if any(inflight[a] is None for a in ALGS):
         check = "table median in-flight missing"
     else:
-        tc = [compare("vegas", inflight["vegas"], a, inflight[a], "<") for a in ALGS if a != "vegas"]
+        tc = claim_rule.decide([claim_rule.less(inflight["vegas"], inflight[a], f"vegas < {a}")
+                                for a in ALGS if a != "vegas"])
         check = (f"median in-flight after warm-up (packets, mean [95% CI] over {int(inflight['vegas']['n'])} seeds): "
-                 + ", ".join(f"{a} {fmt(inflight[a])}" for a in ALGS) + "; " + "; ".join(t for _, t in tc))
-    period = {a: s["cwnd_period_s"][a]["mean"] for a in ALGS}
-    note = (crit + f"From {seeds_text(per, tables, change)}. CV: " + ", ".join(f"{a} {fmt(cv[a], 2)}" for a in ALGS)
-            + f" -> (a) {'holds' if part_a else 'fails'} (two lowest: {', '.join(cv_rank[:2])}). "
-            + "Median cwnd (packets): " + ", ".join(f"{a} {fmt(med[a])}" for a in ALGS) + "; "
-            + "; ".join(t for _, t in comps_b) + f" -> (b) {'holds' if part_b else 'fails'}; cross-check, "
-            + check + ". R (period): " + ", ".join(
-                f"{a} {fmt(R[a], 2)}" + (f" ({period[a]:.1f} s)" if np.isfinite(period[a]) else " (no repeat)")
+                 + ", ".join(f"{a} {fmt(inflight[a])}" for a in ALGS) + f"; by the rule {tc.verdict}: {tc.note}")
+    period = m["cwnd_period_s"]
+    note = (crit + d.note + f". From {seeds_text(per, tables, change)}. CV: "
+            + ", ".join(f"{a} {fmt(s['cwnd_cv'][a], 2)}" for a in ALGS)
+            + ". Median cwnd (packets): " + ", ".join(f"{a} {fmt(s['cwnd_median'][a])}" for a in ALGS)
+            + ". R (period): " + ", ".join(
+                f"{a} {fmt(s['cwnd_R'][a], 2)}"
+                + (f" ({period[a]:.1f} s)" if np.isfinite(period[a]) else " (no repeat)")
                 for a in ALGS)
-            + f" -> (c) {'holds' if part_c else 'fails'}; " + "; ".join(t for _, t in comps_d) + "; " + r_d[1]
-            + f" -> (d) {'holds' if part_d else 'fails'}.")
-    return cc.claim_row(PAPER, "mn-2", change, "median_inflight", verdict, head), \
-        cc.note_row("mn-2", change, verdict, note)
+            + ". Cross-check (not scored), " + check + ".")
+    row, nrow = decision_rows(PAPER, "mn-2", change, d, metric="median_inflight", headline=head)
+    nrow["note"] = note
+    return row, nrow
 
 
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None):
@@ -251,8 +265,10 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None):
     for change in VARIANTS:
         if tables.empty or "change" not in tables.columns or not (tables["change"].astype(str) == change).any():
             for item, metric in (("mn-1", "goodput_warm_mbps"), ("mn-2", "median_inflight")):
-                rows.append(cc.claim_row(PAPER, item, change, metric, "untestable"))
-                notes.append(cc.note_row(item, change, "untestable", f"no {STUDY} table rows for change={change}"))
+                d = claim_rule.decide([], not_testable=f"no {STUDY} table rows for change={change}")
+                row, note = decision_rows(PAPER, item, change, d, metric=metric)
+                rows.append(row)
+                notes.append(note)
             continue
         ceiling = ceiling_of(tables, change)
         per = {a: seed_stats(traces, a, change, ceiling) for a in ALGS}
