@@ -12,13 +12,11 @@ contradicted / inconclusive / not_testable; book/claims_rule.md says it in words
 from __future__ import annotations
 
 import argparse
-import math
 
 import pandas as pd
-from scipy import stats
 
 from simulator.report.io import load_tables, load_traces, write_csv  # noqa: F401  (re-exported for claim modules)
-from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS, VERDICTS  # noqa: F401
+from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS, VERDICTS  # noqa: F401  (re-exported)
 
 
 def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
@@ -32,27 +30,10 @@ def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
     return rows.iloc[0]
 
 
-def less(a: pd.Series, b: pd.Series) -> tuple[bool, bool]:
-    """(a.mean < b.mean, and significantly so by Welch's t-test at 5%)."""
-    holds = bool(a["mean"] < b["mean"])
-    if not (a["n"] > 1 and b["n"] > 1) or (a["sd"] == 0 and b["sd"] == 0):
-        return holds, holds and a["mean"] != b["mean"]
-    t, p = stats.ttest_ind_from_stats(a["mean"], a["sd"], a["n"], b["mean"], b["sd"], b["n"], equal_var=False)
-    return holds, holds and bool(p < 0.05)
 
 
-def claim_row(paper, item, variant, metric, verdict, stat: pd.Series | None = None, paper_value=math.nan) -> dict:
-    """A scorecard row; `stat` (a table row) supplies our mean, CI and per-run range if given."""
-    if verdict not in VERDICTS:
-        raise ValueError(f"verdict {verdict!r}; allowed: {VERDICTS}")
-    g = (lambda k: float(stat[k])) if stat is not None else (lambda k: math.nan)
-    return {"paper": paper, "item": item, "variant": variant, "metric": metric, "paper_value": paper_value,
-            "ours_mean": g("mean"), "ci_low": g("ci_low"), "ci_high": g("ci_high"), "run_p025": g("run_p025"),
-            "run_p975": g("run_p975"), "n_seeds": int(stat["n"]) if stat is not None else 0, "verdict": verdict}
 
 
-def note_row(item, variant, verdict, note) -> dict:
-    return {"item": item, "variant": variant, "verdict": verdict, "note": note}
 
 
 def cli(build, doc: str) -> None:
