@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+from simulator.report.claim_rule import VERDICTS
 from simulator.report import claim_rule  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
 from simulator.report import claims_mininet as cm  # noqa: E402
@@ -188,5 +189,5 @@ def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path, built_repo
     assert set(card["paper"]) == {"mininet"}
     assert sorted(zip(card["item"], card["variant"])) == sorted(
         (i, v) for i in ("mn-1", "mn-2") for v in CHANGES)
-    assert set(card["verdict"]) <= set(cc.VERDICTS)
+    assert set(card["verdict"]) <= set(VERDICTS)
     assert len(nt) == len(card) and nt["note"].str.len().min() > 50

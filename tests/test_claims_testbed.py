@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+from simulator.report.claim_rule import VERDICTS
 from simulator.report import claim_rule as cr  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
 from simulator.report import claims_testbed as tb  # noqa: E402
@@ -209,7 +210,7 @@ def test_real_tables_give_an_allowed_verdict_for_every_claim(built_report):
     card = pd.DataFrame(rows, columns=cc.SCORECARD_COLUMNS)
     for cid in CLAIMS:
         got = card[card["item"] == cid]
-        assert len(got) == 1 and got["verdict"].iloc[0] in cc.VERDICTS
+        assert len(got) == 1 and got["verdict"].iloc[0] in VERDICTS
     assert card.loc[card["item"] == "tb-1", "verdict"].iloc[0] == "not_testable"
     quoted = card[card["paper_value"].notna()]
     assert len(quoted) == len(tb.QUOTED) and quoted["verdict"].isin(["inside", "outside"]).all()

@@ -16,7 +16,7 @@ import argparse
 import pandas as pd
 
 from simulator.report.io import load_tables, load_traces, write_csv  # noqa: F401  (re-exported for claim modules)
-from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS, VERDICTS  # noqa: F401  (re-exported)
+from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS
 
 
 def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
