@@ -28,7 +28,7 @@ import pandas as pd
 
 from simulator.report import claim_rule as rule, mm1k
 from simulator.report.io import read_csvs
-from simulator.report.verdicts import SCORECARD_COLUMNS, decision_rows
+from simulator.report.verdicts import SCORECARD_COLUMNS, claims_in_order
 
 log = logging.getLogger("scorecard")
 
@@ -432,10 +432,7 @@ def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None, variant: str) 
     tr = None if traces is None else traces[traces["variant"] == variant]
     results = {cid: fn(df) for cid, fn in CLAIMS.items()}
     results["mm1-8"] = claim_mm1_8(tr)
-    pairs = [decision_rows(PAPER, cid, variant, r.decision, metric=r.metric, headline=r.headline,
-                           paper_value=r.paper_value)
-             for cid, r in sorted(results.items(), key=lambda kv: int(kv[0].split("-")[1]))]
-    return [row for row, _ in pairs], [note for _, note in pairs]
+    return claims_in_order(PAPER, variant, results)
 
 
 # --------------------------------------------------------------------------- inputs

@@ -36,7 +36,7 @@ from scipy import stats
 
 from simulator.report import claim_rule as rule
 from simulator.report.io import load_traces, read_csvs  # noqa: F401  (load_traces used by the qtcol chapter)
-from simulator.report.verdicts import SCORECARD_COLUMNS, decision_rows
+from simulator.report.verdicts import SCORECARD_COLUMNS, claims_in_order
 
 PAPER = "qtcol"
 VARIANT = "ns3_scenario"
@@ -435,10 +435,7 @@ def claim_rows(tables: pd.DataFrame, traces: pd.DataFrame | None) -> tuple[list[
     """(scorecard rows, note rows) of claims qt-1..qt-9, in claim order."""
     results = {cid: fn(tables) for cid, fn in TABLE_CLAIMS.items()}
     results["qt-7"] = claim_qt_7(traces)
-    pairs = [decision_rows(PAPER, cid, VARIANT, r.decision, metric=r.metric, headline=r.headline,
-                           paper_value=r.paper_value)
-             for cid, r in sorted(results.items(), key=lambda kv: int(kv[0].split("-")[1]))]
-    return [row for row, _ in pairs], [note for _, note in pairs]
+    return claims_in_order(PAPER, VARIANT, results)
 
 
 # --------------------------------------------------------------------------- I/O

@@ -33,3 +33,12 @@ def decision_rows(paper: str, item: str, variant: str, decision: "claim_rule.Dec
                p_value=decision.p_value, rule="" if decision.verdict == "not_testable" else claim_rule.RULE,
                note=decision.summary)
     return row, dict(item=item, variant=variant, verdict=decision.verdict, note=decision.note)
+
+
+def claims_in_order(paper: str, variant: str, decided: dict) -> tuple[list[dict], list[dict]]:
+    """(scorecard rows, note rows) of {claim id: decided claim}, in claim-number order; a decided claim
+    carries decision, metric, headline and paper_value (see decision_rows)."""
+    pairs = [decision_rows(paper, cid, variant, r.decision, metric=r.metric, headline=r.headline,
+                           paper_value=r.paper_value)
+             for cid, r in sorted(decided.items(), key=lambda kv: int(kv[0].split("-")[1]))]
+    return [row for row, _ in pairs], [note for _, note in pairs]
