@@ -21,6 +21,7 @@ from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
 from simulator.core.trace cimport Trace
+from simulator.models.flow_endpoints import make_endpoints
 from simulator.models.flow_routes import build_dumbbell, build_topology
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
 from simulator.tcp.sack_receiver cimport SackReceiver
@@ -140,29 +141,9 @@ cdef class FlowModel:
         self.stop_times = list(stop_times) if stop_times is not None else [INFINITY] * self.n
         if len(self.stop_times) != self.n:
             raise ValueError(f"{len(self.stop_times)} stop times for {self.n} flows")
-        from simulator.tcp.rto import RtoEstimator
-        self.senders, self.receivers = [], []
         recoveries = recoveries or [None] * self.n
         self.classic = np.array([r is not None for r in recoveries], dtype=np.uint8)
-        for i, cc in enumerate(controllers):
-            rto = RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
-            if recoveries[i] is None:
-                sack = SackSender(cc, rto, tcp.get("init_cwnd", 10.0), data_size - 54.0)
-                sack.max_window = int(tcp.get("max_window", 0))
-                self.senders.append(sack)
-                self.receivers.append(SackReceiver(tcp.get("delack_count", 2),
-                                                   tcp.get("delack_timeout", 0.2)))
-            else:
-                # NS-2 one-way TCP: a packet budget large enough never to run out (FTP), a
-                # receive-window cap, and a sink that acknowledges every packet at once
-                snd = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recoveries[i], rto,
-                                tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
-                snd.max_window = int(tcp.get("max_window", 0))
-                snd.impatient = bool(tcp.get("impatient", False))
-                snd.per_ack_growth = bool(tcp.get("per_ack_growth", False))
-                snd.app_write(snd.n)
-                self.senders.append(snd)
-                self.receivers.append(SackReceiver(1, 0.2))
+        self.senders, self.receivers = make_endpoints(controllers, recoveries, tcp, data_size)
         self.stopped = np.zeros(self.n, dtype=np.uint8)
         self.sent_count = np.zeros(self.n, dtype=np.int64)
         self.delay_sum = np.zeros(self.n)

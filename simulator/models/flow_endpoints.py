@@ -1,0 +1,36 @@
+"""The TCP ends of the flow model's flows (simulator/models/flow_model.pyx): one sender and one
+receiver per flow, from its window controller, its loss recovery and the model's TCP options."""
+from simulator.tcp.rto import RtoEstimator
+from simulator.tcp.sack_receiver import SackReceiver
+from simulator.tcp.sack_sender import SackSender
+from simulator.tcp.sender import TcpSender
+
+
+def sack_flow(cc, tcp: dict, data_size: int):
+    """The SACK sender (RFC 6675 recovery, rate samples, pacing) and a delayed-ACK receiver."""
+    sender = SackSender(cc, rto(tcp), tcp.get("init_cwnd", 10.0), data_size - 54.0)
+    sender.max_window = int(tcp.get("max_window", 0))
+    return sender, SackReceiver(tcp.get("delack_count", 2), tcp.get("delack_timeout", 0.2))
+
+
+def classic_flow(cc, recovery, tcp: dict):
+    """NS-2's one-way TCP: a packet budget large enough never to run out (FTP), a receive-window
+    cap, the algorithm's own recovery, and a sink that acknowledges every packet at once."""
+    sender = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recovery, rto(tcp),
+                       tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
+    sender.max_window = int(tcp.get("max_window", 0))
+    sender.impatient = bool(tcp.get("impatient", False))
+    sender.per_ack_growth = bool(tcp.get("per_ack_growth", False))
+    sender.app_write(sender.n)
+    return sender, SackReceiver(1, 0.2)
+
+
+def rto(tcp: dict) -> RtoEstimator:
+    return RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
+
+
+def make_endpoints(controllers, recoveries, tcp: dict, data_size: int):
+    """([sender], [receiver]) of every flow: the SACK sender where recovery is None, else classic."""
+    ends = [sack_flow(cc, tcp, data_size) if rec is None else classic_flow(cc, rec, tcp)
+            for cc, rec in zip(controllers, recoveries)]
+    return [s for s, _ in ends], [r for _, r in ends]
