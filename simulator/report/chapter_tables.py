@@ -28,3 +28,14 @@ def ran(tables: pd.DataFrame, study: str) -> bool:
 def not_run(study: str) -> str:
     """What a chapter says in place of the figures of a study the build did not run."""
     return f"*Study `{study}` did not run in this build (enable it in `config/config.yaml`).*"
+
+
+def figure_if_ran(ch, tables: pd.DataFrame, study: str, draw, name: str, caption: str) -> bool:
+    """Draw `draw(tables)` as figure `name` with its caption if `study` ran; otherwise say it did not.
+    True if drawn."""
+    if not ran(tables, study):
+        ch.markdown(not_run(study))
+        return False
+    ch.figure(draw(tables), name)
+    ch.caption(caption)
+    return True

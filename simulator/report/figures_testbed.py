@@ -267,17 +267,14 @@ def sensitivity_table(tables: pd.DataFrame) -> pd.DataFrame:
 
 def sensitivity_section(ch, tables) -> None:
     """The sensitivity figure and its table (download only), or a note that tb_sensitivity did not run."""
-    if not chapter_tables.ran(tables, SENS):
-        ch.markdown(chapter_tables.not_run(SENS))
-        return
-    ch.figure(sensitivity(tables), "sensitivity")
-    ch.caption("Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's queue "
+    caption = ("Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's queue "
                "(solid 1000 packets, dashed 100); mean over 10 seeds with 95% CI. Not a figure of the paper: a check "
                "of how much our two unmeasured parameters decide the testbed's throughput, RTT, loss and cwnd "
                "figures. Made from `config/studies/tb_sensitivity.yaml`.")
-    ch.save_download(sensitivity_table(tables), "testbed_sensitivity.csv", index=True)
-    ch.markdown(f"{ch.download_link('testbed_sensitivity.csv', 'Download the sensitivity table as CSV')} "
-                "(mean [95% CI] over 10 seeds). Made from `config/studies/tb_sensitivity.yaml`.")
+    if chapter_tables.figure_if_ran(ch, tables, SENS, sensitivity, "sensitivity", caption):
+        ch.save_download(sensitivity_table(tables), "testbed_sensitivity.csv", index=True)
+        ch.markdown(f"{ch.download_link('testbed_sensitivity.csv', 'Download the sensitivity table as CSV')} "
+                    "(mean [95% CI] over 10 seeds). Made from `config/studies/tb_sensitivity.yaml`.")
 
 
 def _cross_bars(ax, ct, metric, cases) -> None:
@@ -311,13 +308,11 @@ def cross_traffic(tables: pd.DataFrame):
 
 def cross_traffic_section(ch, tables) -> None:
     """The cross-traffic figure, or a note that tb_cross_traffic did not run."""
-    if not chapter_tables.ran(tables, CROSS):
-        ch.markdown(chapter_tables.not_run(CROSS))
-        return
-    ch.figure(cross_traffic(tables), "cross_traffic")
-    ch.caption("Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross "
-               "traffic at 10 and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI. Not a "
-               "figure of the paper. Made from `config/studies/tb_cross_traffic.yaml`.")
+    chapter_tables.figure_if_ran(
+        ch, tables, CROSS, cross_traffic, "cross_traffic",
+        "Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross traffic at 10 "
+        "and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI. Not a figure of the paper. "
+        "Made from `config/studies/tb_cross_traffic.yaml`.")
 
 
 def quoted_numbers(scorecard, notes, claims_file) -> pd.DataFrame:
