@@ -244,52 +244,69 @@ def test_claims_mm1_6_and_7_trends():
     assert d.verdict == "not_testable" and d.note == "missing table cells: mm1_N reno"
 
 
-def test_drop_events_merge_consecutive_decreases():
-    assert sc.drop_events(np.array([1, 2, 4, 8, 1, 2, 3, 1.5, 1.0, 2])) == [(8.0, 1.0), (3.0, 1.0)]
-    assert sc.drop_events(np.array([1, 2, 3])) == []
-
-
-def test_regrowth_share():
-    # drop from 10, regrow to 9 (>= 8), drop; drop from 9, regrow to 3 only, drop
-    w = np.array([10, 2, 5, 9, 1, 3, 0.5])
-    assert sc.regrowth_share(w) == (1, 2)
-
-
-def trace(alg, cwnd, variant="as_published", seed=0, N=50):
+def trace(alg, cwnd, variant="as_published", seed=0, N=50, t=None):
+    t = np.arange(len(cwnd), dtype=float) if t is None else t
     return pd.DataFrame({"study": "mm1_cwnd", "variant": variant, "algorithm": alg, "N": N, "seed": seed,
-                         "t": np.arange(len(cwnd), dtype=float), "cwnd": cwnd})
+                         "t": t, "cwnd": cwnd})
 
 
 TAHOE = [1, 2, 4, 8, 1, 2, 4, 6, 1, 2, 4, 1]
 RENO = [1, 2, 3, 4, 8, 4, 5, 6, 3, 4, 5, 6, 7, 3, 4]
-CUBIC = [1, 3, 6, 10, 2, 5, 8, 9.5, 10, 11, 2.2, 6, 10, 11.5]
 
 
-def seeds(seed_list, tahoe=TAHOE, reno=RENO, cubic=CUBIC):
-    """The same three traces for every seed, Cubic's drops a little deeper per seed (so its per-seed
-    statistics vary and are tested by Welch, not by value)."""
-    return pd.concat([pd.concat([trace("tahoe", tahoe, seed=s), trace("reno", reno, seed=s),
-                                 trace("cubic", [c if c > 2.5 or c < 1.9 else c + 0.1 * i for c in cubic], seed=s)])
-                      for i, s in enumerate(seed_list)])
+def cubic(seed, shapes, points=12, C=0.4, beta=0.2):
+    """(t, cwnd) of regrowths dropping to (1 - beta) of the last window, each sampled at uneven times
+    over (0, 2K): 'cubic' is C (t-K)^3 + the previous maximum (concave then convex), 'linear' and
+    'convex' (C t^3) join the same first and last windows."""
+    rng = np.random.default_rng(seed)
+    ts, ws, t0, w_max = [], [], 0.0, 10.0
+    for shape in shapes:
+        k = np.cbrt(beta * w_max / C)
+        t = np.r_[0.0, np.sort(rng.uniform(0, 2 * k, points))]
+        w = w_max + C * (t - k) ** 3
+        if shape != "cubic":
+            u = t / t[-1] if shape == "linear" else (t / t[-1]) ** 3
+            w = w[0] + (w[-1] - w[0]) * u
+        ts.append(t0 + t)
+        ws.append(w)
+        t0, w_max = t0 + t[-1] + 0.05, w[-1]
+    return np.concatenate(ts), np.concatenate(ws)
 
 
-def test_trace_stats_per_seed_pool_the_n_of_a_seed():
-    tr = pd.concat([trace("tahoe", TAHOE, seed=1, N=50), trace("tahoe", TAHOE, seed=1, N=300),
-                    trace("tahoe", RENO, seed=2, N=50)])
-    st = sc.trace_stats(tr, "tahoe")
-    assert st["n_drops"] == 3 + 3 + 3
-    assert st["per_seed"][1]["n_drops"] == 6 and st["per_seed"][1]["share_to_one"] == 1.0
-    assert st["per_seed"][2]["share_to_one"] == 0.0 and st["per_seed"][2]["median_ratio"] == 0.5
+def seeds(seed_list, tahoe=TAHOE, reno=RENO, shape="cubic", points=12):
+    """Tahoe's and Reno's traces the same in every seed; Cubic's six regrowths (four between two drops)
+    of `shape`, the k-th seed's (k > 0) with its k-th one linear, so the share of concave-then-convex
+    regrowths varies over seeds (tested by Welch, not by value)."""
+    frames = []
+    for i, s in enumerate(seed_list):
+        shapes = [shape] * 6
+        if shape == "cubic" and 0 < i <= 4:
+            shapes[i] = "linear"
+        t, w = cubic(s, shapes, points)
+        frames += [trace("tahoe", tahoe, seed=s), trace("reno", reno, seed=s), trace("cubic", w, seed=s, t=t)]
+    return pd.concat(frames)
+
+
+SHAPE = "cubic regrows concave then convex: share of judged regrowths > 0.5"
 
 
 def test_claim_mm1_8_reproduced_over_seeds():
-    d = sc.claim_mm1_8(seeds([1, 2, 3])).decision
+    d = sc.claim_mm1_8(seeds([1, 2, 3, 4, 5])).decision
     assert d.verdict == "reproduced", d.note
     assert d.note.startswith("6/6 comparisons hold significantly")
     assert "tahoe resets to 1" in d.note and "deterministic" in d.note  # tahoe: 100% to 1 in every seed
     how = {c.label: c.how for c in d.comparisons}
-    assert how["cubic regrows: median after/before < 1"] == "welch"  # varies over seeds
-    assert "seed 3:" in d.note  # the per-seed numbers are reported
+    assert how[SHAPE] == "welch"  # shares 1, 3/4, 3/4, 3/4, 3/4
+    assert "seed 1: 4 of 4 judged" in d.note and "seed 5: 3 of 4 judged" in d.note  # per-seed numbers reported
+    assert ">= 5 slopes" in d.note and "2/3" in d.note  # the thresholds are stated
+
+
+@pytest.mark.parametrize("shape", ["linear", "convex"])
+def test_claim_mm1_8_linear_or_convex_regrowth_is_contradicted(shape):
+    d = sc.claim_mm1_8(seeds([1, 2, 3], shape=shape)).decision
+    assert d.verdict == "contradicted", d.note
+    assert f"{SHAPE}: reversed" in d.note and "seed 2: 0 of 4 judged" in d.note
+    assert sum(c.holds for c in d.comparisons) == 5   # only the shape fails
 
 
 def test_claim_mm1_8_contradicted_when_a_pattern_is_absent():
@@ -305,8 +322,16 @@ def test_claim_mm1_8_one_seed_is_inconclusive():
 
 def test_claim_mm1_8_not_testable_without_traces_or_drops():
     assert sc.claim_mm1_8(None).decision.verdict == "not_testable"
-    d = sc.claim_mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", RENO), trace("cubic", CUBIC)])).decision
+    t, w = cubic(1, ["cubic"] * 4)
+    d = sc.claim_mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", RENO), trace("cubic", w, t=t)])).decision
     assert d.verdict == "not_testable" and d.note == "no drops in the traces of tahoe"
+
+
+def test_claim_mm1_8_not_testable_when_regrowths_are_too_short():
+    d = sc.claim_mm1_8(seeds([1, 2, 3], points=3)).decision   # 3 slopes per regrowth, 5 needed
+    assert d.verdict == "not_testable" and not d.comparisons
+    assert d.note.startswith("no cubic regrowth between two drops is long enough to judge its shape")
+    assert ">= 5 slopes" in d.note and "seed 3: 0 of 0 judged (4 regrowths" in d.note
 
 
 def analytic_rows(bias=0.0, variant="as_published", prop=0.0, sd_rel=1e-4):

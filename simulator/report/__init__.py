@@ -7,6 +7,7 @@ One module per idea; the workflow's rules and the notebooks only call these:
     mm1k             M/M/1/K closed forms (blocking probability, Little's-law delay)
     verdicts         the scorecard's columns and verdicts; orderings between table rows
     scorecard_mm1    the M/M/1 paper: its 108 published numbers and claims mm1-1..mm1-9
+    cwnd_shapes      shapes of cwnd traces for mm1-8: drops, regrowth, concave then convex
     scorecard_qtcol  the QtColFair paper: the authors' numbers and claims qt-1..qt-9
     claims_common    shared pieces of the per-paper claim modules below
     claims_mininet, claims_ns2, claims_testbed   those papers' claims

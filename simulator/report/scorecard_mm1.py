@@ -11,7 +11,7 @@ Rows in verdicts.SCORECARD_COLUMNS, paper `mm1`, one set per model variant:
 Claim logic: one small function per claim, each taking the long table (all mm1 studies of one
 variant; mm1-8 the cwnd traces) and returning the comparisons the claim makes, decided by
 claim_rule.decide: orderings between table rows (Welch, Holm across the claim's comparisons),
-per-seed trace statistics against thresholds (mm1-8), our means within a tolerance of the M/M/1/K
+per-seed trace statistics against thresholds (mm1-8, from cwnd_shapes), our means within a tolerance of the M/M/1/K
 closed forms (mm1-9). A claim whose table cells are missing is `not_testable`.
 `simulator.report.scorecard` merges these rows with the other papers' into results/scorecard.csv.
 """
@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from simulator.report import claim_rule as rule, mm1k
+from simulator.report import claim_rule as rule, cwnd_shapes as shapes, mm1k
 from simulator.report.io import read_csvs
 from simulator.report.verdicts import SCORECARD_COLUMNS, claims_in_order
 
@@ -258,91 +258,45 @@ def claim_mm1_7(df: pd.DataFrame) -> Decided:
 
 # ----- mm1-8: cwnd traces
 
-def drop_events(cwnd: np.ndarray) -> list[tuple[float, float]]:
-    """(before, after) of each run of consecutive decreases of a cwnd trace."""
-    events, i, n = [], 1, len(cwnd)
-    while i < n:
-        if cwnd[i] < cwnd[i - 1] - 1e-12:
-            before = cwnd[i - 1]
-            while i + 1 < n and cwnd[i + 1] < cwnd[i] - 1e-12:
-                i += 1
-            events.append((float(before), float(cwnd[i])))
-        i += 1
-    return events
-
-
-def regrowth_share(cwnd: np.ndarray, frac: float = 0.8) -> tuple[int, int]:
-    """Of the drops followed by another drop, how many regrew to >= frac * the previous max first."""
-    events_idx, i, n = [], 1, len(cwnd)
-    while i < n:
-        if cwnd[i] < cwnd[i - 1] - 1e-12:
-            start, before = i, cwnd[i - 1]
-            while i + 1 < n and cwnd[i + 1] < cwnd[i] - 1e-12:
-                i += 1
-            events_idx.append((start, i, before))
-        i += 1
-    ok = 0
-    for (s0, e0, wmax), (s1, _, _) in zip(events_idx, events_idx[1:]):
-        peak = cwnd[e0:s1].max() if s1 > e0 else cwnd[e0]
-        ok += peak >= frac * wmax
-    return int(ok), max(len(events_idx) - 1, 0)
-
-
-def drop_stats(events: list[tuple[float, float]], ok: int, tot: int) -> dict:
-    """Statistics of a set of drop events: how many, the share ending at cwnd <= 1, the median
-    after/before ratio, and the share of `tot` cycles that regrew (`ok`, from regrowth_share)."""
-    if not events:
-        return dict(n_drops=0, share_to_one=np.nan, median_ratio=np.nan, regrow=np.nan, n_cycles=tot)
-    before = np.array([b for b, _ in events])
-    after = np.array([a for _, a in events])
-    return dict(n_drops=len(events), share_to_one=float(np.mean(after <= 1 + 1e-9)),
-                median_ratio=float(np.median(after / before)), regrow=(ok / tot) if tot else np.nan,
-                n_cycles=tot)
-
-
-def trace_stats(traces: pd.DataFrame, alg: str) -> dict:
-    """Drop statistics of one algorithm's traces, pooled over N and seeds, with `per_seed`: the same
-    statistics per seed (pooled over the N of that seed), {seed: dict}."""
-    keys = [c for c in traces.columns if c not in ("t", "cwnd")]
-    runs = {}  # seed -> [events], ok, tot
-    for _, g in traces[traces["algorithm"] == alg].groupby(keys, dropna=False, sort=False):
-        w = g.sort_values("t")["cwnd"].to_numpy(float)
-        ev, (ok, tot) = drop_events(w), regrowth_share(w)
-        seed = g["seed"].iloc[0] if "seed" in g else 0
-        e0, ok0, tot0 = runs.get(seed, ([], 0, 0))
-        runs[seed] = (e0 + ev, ok0 + ok, tot0 + tot)
-    pooled = drop_stats([e for ev, _, _ in runs.values() for e in ev],
-                        sum(o for _, o, _ in runs.values()), sum(t for _, _, t in runs.values()))
-    pooled["per_seed"] = {s: drop_stats(*r) for s, r in sorted(runs.items())}
-    return pooled
-
-
 def _seeds(st: dict, key: str) -> dict:
     """The per-seed values of one statistic, as a sample for the rule."""
     return rule.sample([s[key] for s in st["per_seed"].values()])
 
 
 def claim_mm1_8(traces: pd.DataFrame | None) -> Decided:
-    """Tahoe resets to 1 after losses; Reno halves; Cubic regrows toward the previous maximum.
+    """Tahoe resets to 1 after losses; Reno halves; Cubic regrows concave then convex toward the
+    window before the loss.
 
-    Criteria on drop events (runs of consecutive cwnd decreases), one value per seed (pooled over the
-    N of that seed), compared over the seeds by the rule: Tahoe's share of drops ending at cwnd <= 1
-    above 0.9; Reno's median after/before ratio within (0.3, 0.7) and its share of drops ending at 1
-    below 0.5; Cubic's median ratio below 1 and its share of cycles in which cwnd regrows to >= 80% of
-    the window before the previous drop above 0.5.
+    One value per seed (pooled over the N of that seed), compared over the seeds by the rule. On drop
+    events (runs of consecutive cwnd decreases): Tahoe's share of drops ending at cwnd <= 1 above 0.9;
+    Reno's median after/before ratio within (0.3, 0.7) and its share of drops ending at 1 below 0.5;
+    Cubic's share of cycles in which cwnd regrows to >= 80% of the window before the previous drop
+    above 0.5. On Cubic's regrowths between two drops (cwnd_shapes): the share of judged regrowths
+    (at least cwnd_shapes.MIN_STEPS slopes) whose slope dcwnd/dt first falls then rises, above 0.5.
     """
     if traces is None or traces.empty:
         return Decided(rule.decide([], not_testable="no cwnd traces"), "cwnd")
-    s = {a: trace_stats(traces, a) for a in ("tahoe", "reno", "cubic")}
+    s = {a: shapes.trace_stats(traces, a) for a in ("tahoe", "reno", "cubic")}
     missing = [a for a, st in s.items() if st["n_drops"] == 0]
     if missing:
         return Decided(rule.decide([], not_testable="no drops in the traces of " + ", ".join(missing)), "cwnd")
+    cubic = shapes.shape_stats(traces, "cubic")
+    shape_words = (f"a regrowth (between two drops, from its first to its last increase) is judged with >= "
+                   f"{shapes.MIN_STEPS} slopes dcwnd/dt, and is concave then convex when its minimum slope has >= "
+                   f"{shapes.MIN_SIDE} slope steps on each side, >= 2/3 of those before it falling and >= 2/3 "
+                   "of those after it rising")
+    per_seed = "; ".join(f"seed {k}: {v['ctc']} of {v['judged']} judged ({v['epochs']} regrowths, "
+                         f"{v['past_max']} judged ending above the window before the loss)" for k, v in cubic.items())
+    if not any(v["judged"] for v in cubic.values()):
+        return Decided(rule.decide([], not_testable=(
+            f"no cubic regrowth between two drops is long enough to judge its shape ({shape_words}; {per_seed})")), "cwnd")
     comps = [rule.above(_seeds(s["tahoe"], "share_to_one"), 0.9, "tahoe resets to 1: share of drops to cwnd 1 > 0.9"),
              *rule.within(_seeds(s["reno"], "median_ratio"), 0.3, 0.7, "reno halves: median after/before"),
              rule.below(_seeds(s["reno"], "share_to_one"), 0.5, "reno halves: share of drops to cwnd 1 < 0.5"),
-             rule.below(_seeds(s["cubic"], "median_ratio"), 1.0, "cubic regrows: median after/before < 1"),
              rule.above(_seeds(s["cubic"], "regrow"), 0.5,
-                        "cubic regrows toward previous max: share of cycles regrowing to 80% > 0.5")]
+                        "cubic regrows toward previous max: share of cycles regrowing to 80% > 0.5"),
+             rule.above(rule.sample([v["share"] for v in cubic.values()]), 0.5,
+                        "cubic regrows concave then convex: share of judged regrowths > 0.5")]
     decision = rule.decide(comps)
 
     def pct(x):
@@ -355,9 +309,12 @@ def claim_mm1_8(traces: pd.DataFrame | None) -> Decided:
                 f"{st['median_ratio']:.2f}, regrowth to 80% of previous max in {pct(st['regrow'])} of "
                 f"{st['n_cycles']} cycles ({seeds})")
     n_seeds = min(len(st["per_seed"]) for st in s.values())
-    extra = "pooled over N and seeds: " + "; ".join(describe(a, st) for a, st in s.items())
+    extra = ("pooled over N and seeds: " + "; ".join(describe(a, st) for a, st in s.items())
+             + f". Cubic's shape: {shape_words}; concave then convex: {per_seed}")
     if n_seeds < 2:
         extra += ". The traces hold one seed: per-seed statistics cannot be tested (more seeds of study mm1_cwnd needed)"
+    elif sum(v["judged"] > 0 for v in cubic.values()) < 2:
+        extra += ". Only one seed has a cubic regrowth long enough to judge: its share cannot be tested"
     return Decided(replace(decision, note=f"{decision.note}. {extra}"), "cwnd")
 
 
