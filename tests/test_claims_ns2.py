@@ -53,15 +53,20 @@ def queue_table(fq_latency, dt_latency, fq_loss, dt_loss, windows=(20, 0)):
     return pd.DataFrame(rows)
 
 
-def flows_table(vegas_cwnd=3.0, reno_cwnd=3.5, vegas_tput=0.35, reno_sd=0.1, windows=(20, 0)):
+def flows_table(vegas_cwnd=3.0, reno_cwnd=3.5, vegas_tput=0.35, reno_sd=0.1, windows=(20, 0), flows=(3,)):
+    """ns2_flows rows at each count of `flows`; a value given as a dict {count: value} differs per count."""
+    at = lambda x, n: x[n] if isinstance(x, dict) else x      # noqa: E731
     rows = []
     for window in windows:
-        for alg in ("reno", "newreno", "vegas"):
-            v = alg == "vegas"
-            rows += [row("ns2_flows", alg, "cwnd_mean", vegas_cwnd if v else reno_cwnd, sd=0.1 if v else reno_sd,
-                         flows=3, window=window),
-                     row("ns2_flows", alg, "throughput_per_flow_mbps", vegas_tput if v else 0.3, flows=3,
-                         window=window)]
+        for n in flows:
+            for alg in ("reno", "newreno", "vegas"):
+                v = alg == "vegas"
+                rows += [row("ns2_flows", alg, "cwnd_mean", at(vegas_cwnd, n) if v else at(reno_cwnd, n),
+                             sd=0.1 if v else reno_sd, flows=n, window=window),
+                         row("ns2_flows", alg, "throughput_per_flow_mbps", at(vegas_tput, n) if v else 0.3, flows=n,
+                             window=window),
+                         row("ns2_flows", alg, "throughput_mbps", n * (at(vegas_tput, n) if v else 0.3), flows=n,
+                             window=window)]
     return pd.DataFrame(rows)
 
 
@@ -200,14 +205,42 @@ def test_ns2_6_deterministic_rows_are_compared_by_value():
 
 
 def test_ns2_3_ranges_are_two_one_sided_tests():
-    assert decided(flows_table(), "ns2-3")[0]["verdict"] == "reproduced"
+    assert decided(flows_table(), "ns2-3", "window20, 3 flows")[0]["verdict"] == "reproduced"
     # Reno's window pinned at 20 in every run (sd 0): outside [3, 4] by value
-    r, note = decided(flows_table(reno_cwnd=20.0, reno_sd=0.0), "ns2-3")
+    r, note = decided(flows_table(reno_cwnd=20.0, reno_sd=0.0), "ns2-3", "window20, 3 flows")
     assert r["verdict"] == "contradicted" and "deterministic" in note
     # Vegas cwnd at the edge of its range, noisy: neither inside nor outside significantly
     t = flows_table(vegas_cwnd=3.95)
     t.loc[(t["algorithm"] == "vegas") & (t["metric"] == "cwnd_mean"), "sd"] = 1.0
-    assert decided(t, "ns2-3")[0]["verdict"] == "inconclusive"
+    assert decided(t, "ns2-3", "window20, 3 flows")[0]["verdict"] == "inconclusive"
+
+
+def test_ns2_3_is_decided_at_every_swept_flow_count():
+    """The paper does not give the number of "multiple" flows: a row per window and count above one,
+    each decided by the rule on its own (here it holds at 2 flows and is reversed at 3 and 5)."""
+    t = flows_table(flows=(1, 2, 3, 5), vegas_cwnd={1: 20.0, 2: 3.0, 3: 8.0, 5: 3.0},
+                    vegas_tput={1: 0.9, 2: 0.35, 3: 0.35, 5: 0.19})
+    assert verdicts(t, "ns2-3") == {"window20, 2 flows": "reproduced", "window20, 3 flows": "contradicted",
+                                    "window20, 5 flows": "contradicted", "nocap, 2 flows": "reproduced",
+                                    "nocap, 3 flows": "contradicted", "nocap, 5 flows": "contradicted"}
+    rows, notes = claims_ns2.build(t, None)
+    ns23 = [(r, n) for r, n in zip(rows, notes) if r["item"] == "ns2-3"]
+    assert [r["variant"] for r, _ in ns23][:3] == ["window20, 2 flows", "window20, 3 flows", "window20, 5 flows"]
+    for r, n in ns23:
+        flows = int(r["variant"].split(", ")[1].split()[0])
+        assert r["rule"] == claim_rule.RULE and r["metric"] == f"cwnd_mean (Vegas, {flows} flows)"
+        assert "the paper does not give it" in r["note"]
+        assert 'The paper does not give the number of "multiple" flows' in n["note"]
+        assert f"decides it at {flows} flows" in n["note"] and "ns2_flows ran 2, 3, 5 flows" in n["note"]
+    r, note = decided(t, "ns2-3", "window20, 3 flows")
+    assert r["ours_mean"] == pytest.approx(8.0) and "Vegas cwnd_mean 8 < 4: reversed" in note
+    assert "Vegas cwnd 1 flow 20 [" in note and "vs 3 flows 8 [" in note     # context: the single flow against this count
+    r, note = decided(t, "ns2-3", "window20, 5 flows")
+    assert "Vegas throughput_per_flow_mbps 0.19 > 0.25: reversed" in note
+    # one flow is the paper's "single" case: no row; without any count above one the claim is not testable
+    t1 = flows_table(flows=(1,))
+    assert verdicts(t1, "ns2-3") == {"window20": "not_testable", "nocap": "not_testable"}
+    assert "more than one flow" in decided(t1, "ns2-3")[1]
 
 
 def test_ns2_4_trend_is_decided_by_its_ends_and_steps_go_to_the_note():
@@ -251,6 +284,6 @@ def test_real_tables_give_a_verdict_per_claim(built_report):
     tables = pd.concat([pd.read_csv(p) for p in real], ignore_index=True)
     rows, notes = claims_ns2.build(tables, None)
     assert {r["item"] for r in rows} == set(claims_ns2.CLAIM_IDS)
-    assert {r["variant"] for r in rows} == set(claims_ns2.VARIANTS)
+    assert {r["variant"].split(", ")[0] for r in rows} == set(claims_ns2.VARIANTS)   # "window20, 3 flows" too
     assert all(r["verdict"] in VERDICTS for r in rows)
     assert all(n["note"] for n in notes)

@@ -5,6 +5,10 @@ Every claim is judged twice, once per NS-2 window_ setting of the studies:
   variant "window20": window 20, NS-2's default receive-window cap (our primary setting: the paper
                       does not say it changed it);
   variant "nocap":    window 0, no cap (sensitivity).
+ns2-3 is judged once more per count of "multiple" flows: the paper does not give the count, so it is
+not chosen but swept (every count above one that the study ns2_flows ran), and the claim is decided
+at each count by the rule on its own: one row per window and count, variant "window20, 3 flows".
+The comparisons are built in simulator/report/claims_ns2_parts.py.
 
 Every claim is decided by the one rule of the scorecard (simulator/report/claim_rule.py): it is a list
 of comparisons between table rows ("a is lower than b", "a in [lo, hi]"); the claim is reproduced
@@ -25,9 +29,9 @@ Runs identical over seeds (sd 0) are compared by value. Values that are floating
         NewReno has fewer timeouts than Reno where Reno or NewReno drops packets.
   ns2-2 (topology study, every topology): Vegas has the lowest latency_mean_s, the lowest latency_sd_s
         (variation of the 0.5 s mean latency over time) and the lowest loss_pct.
-  ns2-3 (flows study, 3 flows): Vegas cwnd_mean in [2, 4] packets, Reno and NewReno cwnd_mean in
-        [3, 4], Vegas throughput_per_flow_mbps in [0.25, 0.45] (the paper: about 0.35); each range is
-        two comparisons against its ends (two one-sided tests).
+  ns2-3 (flows study, at each swept count of flows above one, separately): Vegas cwnd_mean in [2, 4]
+        packets, Reno and NewReno cwnd_mean in [3, 4], Vegas throughput_per_flow_mbps in [0.25, 0.45]
+        (the paper: about 0.35); each range is two comparisons against its ends (two one-sided tests).
   ns2-4 (bandwidth study): Reno and NewReno cwnd_mean rise with bandwidth; Vegas's cwnd_mean is below
         both at every bandwidth; loss_pct falls with bandwidth for every variant that drops packets.
   ns2-5 (delay study): throughput_cv (the paper's "throughput fluctuations") at 150, 500, 1000 and
@@ -51,13 +55,11 @@ import pandas as pd
 
 from simulator.report import claim_rule
 from simulator.report import claims_common as cc
+from simulator.report.claims_ns2_parts import ALGS, NAMES, Claim, cell, extreme_part, fmt, no_drops, sweep_values
 from simulator.report.verdicts import decision_rows
 
 PAPER = "ns2"
 VARIANTS = {"window20": 20, "nocap": 0}      # variant -> the studies' `window` value
-ALGS = ("reno", "newreno", "vegas")
-NAMES = {"reno": "Reno", "newreno": "NewReno", "vegas": "Vegas"}
-NUMERICAL_ZERO = 1e-9                        # |mean| and sd at most this: a floating-point zero (sd 1e-14 s)
 CLAIM_IDS = [f"ns2-{i}" for i in range(1, 8)]
 HIGH_DELAYS = (500, 1000, 1500)              # the paper's "high delay (500 - 1500 ms)"
 BASE_DELAY = 100                             # the paper's base delay
@@ -65,176 +67,15 @@ NS23_VEGAS_CWND, NS23_RENO_CWND, NS23_TPUT = (2.0, 4.0), (3.0, 4.0), (0.25, 0.45
 PAPER_PEAKS = {"fq": "0.08-0.09 s (Reno, NewReno)", "droptail": "up to 0.14 s (Reno)"}
 # the parameters that identify a configuration (besides algorithm and window)
 CONFIG_KEYS = ("topology", "flows", "bandwidth_mbps", "delay_ms", "queue")
+FLOWS_STUDY = "ns2_flows"
+PER_FLOW_COUNT = {"ns2-3"}                   # claims decided at every count of "multiple" flows of FLOWS_STUDY
+SWEPT_FLOWS = ('The paper does not give the number of "multiple" flows, so it is not chosen: it is swept and '
+               "the claim is decided at each count by the one rule")
 SWEEPS = {"ns2_topology": "topology", "ns2_flows": "flows", "ns2_bandwidth": "bandwidth_mbps",
           "ns2_delay": "delay_ms", "ns2_queue": "queue"}     # study -> its swept parameter
 
 
-# --------------------------------------------------------------------------- table access
-
-def cell(tables: pd.DataFrame, study: str, metric: str, **params) -> pd.Series | None:
-    """The table row of `metric` in `study` at these parameters, or None if the study lacks it."""
-    if tables is None or tables.empty or "study" not in tables:
-        return None
-    t = tables[tables["study"] == study]
-    if t.empty or any(k not in t for k in params):
-        return None
-    try:
-        return cc.pick(t, metric, **params)
-    except KeyError:
-        return None
-
-
-def sweep_values(tables: pd.DataFrame, study: str, column: str) -> list:
-    t = tables[tables["study"] == study] if "study" in tables else tables.iloc[0:0]
-    return sorted(t[column].dropna().unique().tolist()) if column in t else []
-
-
-def fmt(row: pd.Series) -> str:
-    return f"{row['mean']:.4g} [{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
-
-
-def no_drops(row: pd.Series) -> bool:
-    return float(row["mean"]) == 0.0
-
-
-def value(row: pd.Series) -> dict:
-    """mean, sd, n of a table row for claim_rule; a floating-point zero counts as exactly 0 (sd 0)."""
-    m, n = float(row["mean"]), int(row["n"])
-    sd = float(row["sd"]) if not pd.isna(row["sd"]) else math.nan
-    if abs(m) <= NUMERICAL_ZERO and (math.isnan(sd) or sd <= NUMERICAL_ZERO):
-        return {"mean": 0.0, "sd": 0.0 if n > 1 else math.nan, "n": n}
-    return {"mean": m, "sd": sd, "n": n}
-
-
-# --------------------------------------------------------------------------- a claim's comparisons
-
-class Claim:
-    """The comparisons of one claim and variant, gathered part by part, and what could not be compared."""
-
-    def __init__(self):
-        self.parts: list[str] = []                          # "(a) Vegas lowest cwnd_cv"
-        self.comparisons: list[claim_rule.Comparison] = []
-        self.missing: list[str] = []                        # table cells the claim needs and lacks
-        self.no_drops: list[str] = []                       # parts with nothing to compare: no drops
-        self.skipped: list[str] = []                        # instances left out: neither side drops
-        self.steps: list[tuple[str, list[claim_rule.Comparison]]] = []   # trend steps (not scored)
-        self.extra = ""
-
-    def part(self, tag: str, text: str) -> "Part":
-        self.parts.append(f"{tag} {text}")
-        return Part(self, tag)
-
-    def decide(self) -> tuple[claim_rule.Decision, str]:
-        """The claim's Decision under the rule and the note (every comparison, what was left out)."""
-        tested = claim_rule.decide(self.comparisons)
-        reason = ""
-        if self.missing:
-            reason = "missing table cells: " + ", ".join(self.missing)
-        elif self.no_drops and tested.verdict != "contradicted":    # a reversal elsewhere still contradicts
-            reason = "no packet drops, so a loss comparison the claim needs cannot be made: " + "; ".join(self.no_drops)
-        decision = claim_rule.decide(self.comparisons, not_testable=reason) if reason else tested
-        note = "Parts: " + "; ".join(self.parts) + ". "
-        if reason:
-            note += f"Not testable: {reason}. "
-            if self.comparisons:
-                note += f"The comparisons that could be made (alone: {tested.verdict}): {tested.note}."
-        else:
-            note += tested.note + "."
-            if self.no_drops:
-                note += (" Contradicted by the comparisons above although a part has nothing to compare (no drops): "
-                         + "; ".join(self.no_drops) + ".")
-        if self.skipped:
-            note += " Left out, neither side dropped a packet: " + "; ".join(self.skipped) + "."
-        for label, steps in self.steps:
-            against = [c for c in claim_rule.holm(steps) if c.reversed]
-            note += (f" {label} (steps, not scored; Holm over its steps): "
-                     + ("significantly the other way at " + "; ".join(c.describe() for c in against)
-                        if against else "no step significantly the other way") + ".")
-        return decision, note + self.extra
-
-
-class Part:
-    """One assertion of a claim; adds its comparisons to the claim."""
-
-    def __init__(self, claim: Claim, tag: str):
-        self.claim, self.tag, self.made, self.left_out, self.lacking = claim, tag, 0, 0, 0
-
-    def add(self, comparison: claim_rule.Comparison) -> None:
-        self.claim.comparisons.append(comparison)
-        self.made += 1
-
-    def missing(self, what: str) -> None:
-        self.claim.missing.append(f"{self.tag} {what}")
-        self.lacking += 1
-
-    def skip(self, what: str) -> None:
-        self.claim.skipped.append(f"{self.tag} {what}")
-        self.left_out += 1
-
-    def lower(self, a: pd.Series, b: pd.Series, where: str, na: str, nb: str, loss: bool = False) -> None:
-        """'a is lower than b'; with loss=True an instance where neither side dropped anything is left out."""
-        if loss and no_drops(a) and no_drops(b):
-            self.skip(f"{where} {na} vs {nb}")
-            return
-        self.add(claim_rule.less(value(a), value(b),
-                                 f"{self.tag} {where}: {na} {a['mean']:.4g} < {nb} {b['mean']:.4g}"))
-
-    def greater(self, a: pd.Series, b: pd.Series, where: str, na: str, nb: str) -> None:
-        self.add(claim_rule.greater(value(a), value(b),
-                                    f"{self.tag} {where}: {na} {a['mean']:.4g} > {nb} {b['mean']:.4g}"))
-
-    def within(self, row: pd.Series, lo: float, hi: float, label: str) -> None:
-        for c in claim_rule.within(value(row), lo, hi, f"{self.tag} {label} {row['mean']:.4g}"):
-            self.add(c)
-
-    def trend(self, rows: list[tuple[float, pd.Series]], label: str, rising: bool, loss: bool = False) -> None:
-        """'rises (falls) with x': the value at the largest x against the value at the smallest; the
-        steps between neighbours go to the note."""
-        if len(rows) < 2:
-            self.missing(f"{label}: fewer than two points")
-            return
-        if loss and all(no_drops(r) for _, r in rows):
-            self.skip(f"{label}: no drops at any point")
-            return
-        (x0, r0), (x1, r1) = rows[0], rows[-1]
-        series = ", ".join(f"{x:g}: {r['mean']:.3g}" for x, r in rows)
-        word = "rises" if rising else "falls"
-        cmp = claim_rule.greater if rising else claim_rule.less
-        self.add(cmp(value(r1), value(r0), f"{self.tag} {label} {word} from {x0:g} to {x1:g} "
-                                           f"({r0['mean']:.4g} -> {r1['mean']:.4g}; series {series})"))
-        self.claim.steps.append((f"{label} {word}", [
-            cmp(value(rb), value(ra), f"{xa:g} -> {xb:g}: {ra['mean']:.3g} -> {rb['mean']:.3g}")
-            for (xa, ra), (xb, rb) in zip(rows, rows[1:])]))
-
-    def close(self) -> None:
-        """A part with nothing compared: not testable (no drops), or missing if nothing was there."""
-        if self.made == 0 and self.left_out > 0:
-            self.claim.no_drops.append(f"{self.tag} (every instance)")
-        elif self.made == 0 and self.lacking == 0:
-            self.claim.missing.append(f"{self.tag} no table rows")
-
-
 # --------------------------------------------------------------------------- the claims
-
-def extreme_part(claim, tables, study, sweep, values, metric, tag, text, target="vegas", loss=False, fixed=None):
-    """target's metric is below each other variant's at every value of `sweep`."""
-    part = claim.part(tag, text)
-    for x in values:
-        params = dict(fixed or {}, **{sweep: x})
-        t = cell(tables, study, metric, algorithm=target, **params)
-        if t is None:
-            part.missing(f"{sweep}={x} {target}")
-            continue
-        for other in ALGS:
-            if other == target:
-                continue
-            o = cell(tables, study, metric, algorithm=other, **params)
-            if o is None:
-                part.missing(f"{sweep}={x} {other}")
-                continue
-            part.lower(t, o, f"{x} {metric}", NAMES[target], NAMES[other], loss=loss)
-    part.close()
-
 
 def claim_1(tables, window, claim):
     st, tops = "ns2_topology", sweep_values(tables, "ns2_topology", "topology")
@@ -270,39 +111,49 @@ def claim_2(tables, window, claim):
     return "latency_mean_s, latency_sd_s, loss_pct (Vegas lowest)", stat, math.nan
 
 
-def claim_3(tables, window, claim):
-    st = "ns2_flows"
+def flow_counts(tables: pd.DataFrame, window) -> list[int]:
+    """The "multiple" flow counts the flows study ran at this window: every count above one, ascending
+    (one flow is the paper's "single" case, not a value of "multiple")."""
+    if tables.empty or not {"study", "flows", "window"} <= set(tables):
+        return []
+    t = tables[(tables["study"] == FLOWS_STUDY) & (tables["window"].astype(str) == str(window))]
+    return sorted({int(x) for x in t["flows"].dropna()} - {1})
+
+
+def claim_3(tables, window, claim, flows):
+    """ns2-3 at one count of "multiple" flows (build decides it at every count the flows study ran)."""
+    st, at = FLOWS_STUDY, f"{flows} flows"
     p_v = claim.part("(a)", f"Vegas cwnd_mean near 3 packets, in [{NS23_VEGAS_CWND[0]:g}, {NS23_VEGAS_CWND[1]:g}]")
-    v = cell(tables, st, "cwnd_mean", algorithm="vegas", flows=3, window=window)
+    v = cell(tables, st, "cwnd_mean", algorithm="vegas", flows=flows, window=window)
     if v is None:
-        p_v.missing("Vegas 3 flows")
+        p_v.missing(f"Vegas {at}")
     else:
         p_v.within(v, *NS23_VEGAS_CWND, "Vegas cwnd_mean")
     p_r = claim.part("(b)", f"Reno/NewReno cwnd_mean in [{NS23_RENO_CWND[0]:g}, {NS23_RENO_CWND[1]:g}] packets")
     for a in ("reno", "newreno"):
-        r = cell(tables, st, "cwnd_mean", algorithm=a, flows=3, window=window)
+        r = cell(tables, st, "cwnd_mean", algorithm=a, flows=flows, window=window)
         if r is None:
-            p_r.missing(f"{a} 3 flows")
+            p_r.missing(f"{a} {at}")
         else:
             p_r.within(r, *NS23_RENO_CWND, f"{NAMES[a]} cwnd_mean")
     p_t = claim.part("(c)", f"Vegas throughput per flow about 0.35 Mbit/s, in [{NS23_TPUT[0]:g}, {NS23_TPUT[1]:g}]")
-    t = cell(tables, st, "throughput_per_flow_mbps", algorithm="vegas", flows=3, window=window)
+    t = cell(tables, st, "throughput_per_flow_mbps", algorithm="vegas", flows=flows, window=window)
     if t is None:
-        p_t.missing("Vegas 3 flows")
+        p_t.missing(f"Vegas {at}")
     else:
         p_t.within(t, *NS23_TPUT, "Vegas throughput_per_flow_mbps")
     # context, not scored: the paper also says cwnd is higher with one flow, throughput higher with several
     ctx = []
     for a in ALGS:
-        c1, c3 = (cell(tables, st, "cwnd_mean", algorithm=a, flows=n, window=window) for n in (1, 3))
-        t1, t3 = (cell(tables, st, "throughput_mbps", algorithm=a, flows=n, window=window) for n in (1, 3))
-        if all(x is not None for x in (c1, c3, t1, t3)):
-            ctx.append(f"{NAMES[a]} cwnd 1 flow {fmt(c1)} vs 3 flows {fmt(c3)}, "
-                       f"total throughput {fmt(t1)} vs {fmt(t3)} Mbit/s")
+        c1, cn = (cell(tables, st, "cwnd_mean", algorithm=a, flows=n, window=window) for n in (1, flows))
+        t1, tn = (cell(tables, st, "throughput_mbps", algorithm=a, flows=n, window=window) for n in (1, flows))
+        if all(x is not None for x in (c1, cn, t1, tn)):
+            ctx.append(f"{NAMES[a]} cwnd 1 flow {fmt(c1)} vs {at} {fmt(cn)}, "
+                       f"total throughput {fmt(t1)} vs {fmt(tn)} Mbit/s")
     if ctx:
         claim.extra = (" Context (not scored; the paper: cwnd higher with one flow, throughput higher with several): "
                        + "; ".join(ctx) + ".")
-    return "cwnd_mean (Vegas, 3 flows)", v, 3.0
+    return f"cwnd_mean (Vegas, {at})", v, 3.0
 
 
 def claim_4(tables, window, claim):
@@ -443,27 +294,53 @@ CLAIMS = {"ns2-1": claim_1, "ns2-2": claim_2, "ns2-3": claim_3, "ns2-4": claim_4
           "ns2-6": claim_6, "ns2-7": claim_7}
 
 
+def settings(cid: str, tables: pd.DataFrame, variant: str, window) -> list[tuple[str, dict, str]]:
+    """(variant name, extra arguments of the claim function, what the note says of the setting) of each
+    row of claim `cid` at this window: one row, or for ns2-3 one row per count of "multiple" flows."""
+    head = f"window {window}{' (NS-2 default window_)' if window else ' (no cap)'}"
+    if cid not in PER_FLOW_COUNT:
+        return [(variant, {}, head + ".")]
+    counts = flow_counts(tables, window)
+    swept = ", ".join(str(n) for n in counts)
+    return [(f"{variant}, {n} flows", {"flows": n},
+             f"{head}, {n} flows. {SWEPT_FLOWS} (ns2_flows ran {swept} flows); this row decides it at {n} flows.")
+            for n in counts]
+
+
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None = None) -> tuple[list[dict], list[dict]]:
-    """Scorecard rows and notes for ns2-1..ns2-7, one of each per claim and variant. `traces` is
-    accepted for the common interface; every criterion uses the tables."""
+    """Scorecard rows and notes for ns2-1..ns2-7, one of each per claim and variant; ns2-3 has one per
+    variant and count of "multiple" flows ("window20, 3 flows"). `traces` is accepted for the common
+    interface; every criterion uses the tables."""
     if tables is None:
         tables = pd.DataFrame()
     if "paper" in tables:
         tables = tables[tables["paper"] == PAPER]
     rows, notes = [], []
+
+    def not_testable(cid, variant, reason):
+        row, note = decision_rows(PAPER, cid, variant, claim_rule.decide([], not_testable=reason))
+        rows.append(row)
+        notes.append(note)
+
     for cid, fn in CLAIMS.items():
         for variant, window in VARIANTS.items():
             if tables.empty or "window" not in tables or not (tables["window"].astype(str) == str(window)).any():
-                reason = f"no ns2 table rows with window {window}"
-                row, note = decision_rows(PAPER, cid, variant, claim_rule.decide([], not_testable=reason))
-            else:
+                not_testable(cid, variant, f"no ns2 table rows with window {window}")
+                continue
+            rowsets = settings(cid, tables, variant, window)
+            if not rowsets:
+                not_testable(cid, variant, f"no {FLOWS_STUDY} runs with more than one flow at window {window}; "
+                                           + SWEPT_FLOWS)
+            for name, kwargs, head in rowsets:
                 claim = Claim()
-                metric, stat, pv = fn(tables, window, claim)
+                metric, stat, pv = fn(tables, window, claim, **kwargs)
                 decision, text = claim.decide()
-                row, note = decision_rows(PAPER, cid, variant, decision, metric=metric, headline=stat, paper_value=pv)
-                note["note"] = f"window {window}{' (NS-2 default window_)' if window else ' (no cap)'}. {text}"
-            rows.append(row)
-            notes.append(note)
+                row, note = decision_rows(PAPER, cid, name, decision, metric=metric, headline=stat, paper_value=pv)
+                if kwargs:
+                    row["note"] += f" Decided at {kwargs['flows']} flows, one of the swept counts (the paper does not give it)."
+                note["note"] = f"{head} {text}"
+                rows.append(row)
+                notes.append(note)
     return rows, notes
 
 
