@@ -84,7 +84,9 @@ def test_tiny_workflow_scorecard_has_every_declared_claim(built_report):
     assert verdict[("qt-2", "ns3_scenario")] == "contradicted"
     claims = card[card["verdict"].isin(VERDICTS)]
     tested = claims[claims["verdict"] != "not_testable"]
-    assert (tested["rule"] == "Welch t-test, Holm-adjusted, 5%").all() and tested["p_value"].notna().all()
+    assert (tested["rule"] == "Welch t-test, Holm-adjusted, 5%").all()
+    # a p for every decided claim, unless one of its comparisons rests on a single seed (no test possible)
+    assert (tested["p_value"].notna() | tested["note"].str.contains("from one seed")).all()
     assert claims["note"].str.len().gt(0).all()
     notebook = (repo / "results/book/_build/html/scorecard.html").read_text()
     assert all(c["stated_in"].split(",")[0] in notebook for c in declared)
