@@ -46,12 +46,15 @@ def reference():
     return sq.load_reference(REFERENCE)
 
 
-def trace(study, algs, flows=1, seeds=(2, 1), times=np.arange(0, 100, 0.5)):
+def trace(study, algs, flows=1, seeds=(2, 1), times=np.arange(0, 100, 0.5), duration=100, jain=0.9):
+    """A trace table like results/traces/qt_*.csv: one grid point per (algorithm, alpha), its `point` path unique."""
     rows = []
     for alg, alpha in algs:
+        point = f"algorithm~{alg}" + (f"/alpha~{alpha}" if alpha else "") + f"/flows~{flows}/duration~{duration}"
         for seed in seeds:
             for t in times:
-                row = dict(study=study, algorithm=alg, alpha=alpha, seed=seed, t=t, flows=flows, jain=0.9)
+                row = dict(study=study, paper="qtcol", point=point, algorithm=alg, alpha=alpha, flows=flows,
+                           duration=float(duration), seed=seed, t=t, jain=jain)
                 for i in range(flows):
                     row.update({f"inflight_{i}": 400.0 + seed + t, f"cwnd_{i}": 410.0, f"srtt_ms_{i}": 48.0 + t % 3,
                                 f"throughput_mbps_{i}": 90.0 / flows})
@@ -146,7 +149,7 @@ def test_multiflow_bars_put_the_papers_value_beside_ours():
 
 
 def test_flows_throughput_has_a_panel_per_shown_algorithm_and_a_line_per_flow():
-    mf = qf.five_flow_runs(trace("qt_multiflow", MULTI, flows=5, times=np.arange(0, 20, 1.0)))
+    mf = qf.five_flow_runs(trace("qt_multiflow", MULTI, flows=5, times=np.arange(0, 20, 1.0), duration=400))
     fig = qm.flows_throughput(mf)
     shown = [(a, al) for a, al, _ in mf if (a, al) in qm.THROUGHPUT_PANELS]
     assert [ax.get_title(loc="left") for ax in fig.axes] == [style.label(a, al) for a, al in shown]
@@ -182,6 +185,82 @@ def test_tables_of_means_pivot_algorithms_and_buffers():
                                                             "median RTT (ms)"]
     w = qt.buffer_sweep_5flows(table(qf.SWEEP, MULTI[:2], ["utilization", "plr"], flows=[1, 5], buffer_bdp=[1, 2]))
     assert list(w.index) == [1, 2] and list(w.columns) == ["BBR plr", "BBR utilization", "Cubic plr", "Cubic utilization"]
+
+
+# --------------------------------------------------------------------------- one grid point per line
+
+SHORT = [("cubic", None), ("bbr", None), ("qtcolfair", 1.2)]  # also run with 2-4 flows for 100 s, as in the real grid
+FIVE_T = np.arange(0, 400.5, 2.0)  # the five-flow points: 400 s
+SHORT_T = np.arange(0, 100.5, 1.0)  # the 2-flow points: 100 s
+
+
+def multiflow_grid(short_first=True):
+    """Like results/traces/qt_multiflow.csv: every algorithm at flows=5, duration=400, and CUBIC, BBR and
+    QtColFair α=1.2 again at flows=2, duration=100 (same algorithm and alpha, another grid point; its Jain's
+    index and throughput different). Grouping by (algorithm, alpha) drops those three from the five-flow
+    figures when the short points come first, and mixes both points into one line when they come last."""
+    short = trace("qt_multiflow", SHORT, flows=2, seeds=(1,), times=SHORT_T, duration=100, jain=0.5)
+    five = trace("qt_multiflow", MULTI, flows=5, seeds=(2, 1), times=FIVE_T, duration=400)
+    return pd.concat([short, five] if short_first else [five, short], ignore_index=True)
+
+
+@pytest.mark.parametrize("short_first", [True, False])
+def test_runs_select_grid_points_and_never_merge_two_under_one_label(short_first):
+    grid = multiflow_grid(short_first)
+    mf = qf.five_flow_runs(grid)
+    assert [(a, al) for a, al, _ in mf] == MULTI  # every algorithm and alpha, once
+    for _, _, g in mf:
+        assert g["point"].nunique() == 1 and set(g["flows"]) == {5} and set(g["seed"]) == {1}
+        assert np.array_equal(g["t"].to_numpy(), FIVE_T) and g["t"].max() == g["duration"].iloc[0] == 400
+    short = qf.runs(grid, qf.MULTI, flows=2, duration=100)  # the convergence points
+    assert [(a, al) for a, al, _ in short] == SHORT and all(g["t"].max() == 100 for _, _, g in short)
+    with pytest.raises(ValueError, match="both be drawn as Cubic"):
+        qf.runs(grid, qf.MULTI)  # flows=2 and flows=5 share every label of SHORT
+    no_path = qf.five_flow_runs(grid.drop(columns="point"))  # without the point column: by every parameter
+    assert [(a, al, len(g)) for a, al, g in no_path] == [(a, al, len(FIVE_T)) for a, al in MULTI]
+
+
+@pytest.mark.parametrize("short_first", [True, False])
+def test_five_flow_time_figures_draw_each_line_from_the_five_flow_point_only(short_first):
+    mf = qf.five_flow_runs(multiflow_grid(short_first))
+    ax = qm.jain_over_time(mf).axes[0]
+    lines = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+    assert [ln.get_label() for ln in lines] == [style.label(a, al) for a, al in MULTI]
+    for ln in lines:
+        assert np.array_equal(ln.get_xdata(), FIVE_T) and max(ln.get_xdata()) == 400
+        assert set(ln.get_ydata()) == {0.9}  # the 2-flow points' 0.5 never appears
+    fig = qm.flows_throughput(mf)
+    shown = [(a, al) for a, al in MULTI if (a, al) in qm.THROUGHPUT_PANELS]
+    assert len(shown) == len(qm.THROUGHPUT_PANELS)  # the caption's QtColFair, QtCol, CUBIC and BBR
+    assert [ax.get_title(loc="left") for ax in fig.axes] == [style.label(a, al) for a, al in shown]
+    for ax in fig.axes:
+        assert len(ax.get_lines()) == 5
+        for ln in ax.get_lines():
+            assert np.array_equal(ln.get_xdata(), FIVE_T) and np.allclose(ln.get_ydata(), 90.0 / 5)
+
+
+@pytest.mark.parametrize("short_first", [True, False])
+def test_five_flow_boxes_take_their_samples_from_the_five_flow_point_only(monkeypatch, short_first):
+    mf = qf.five_flow_runs(multiflow_grid(short_first))
+    drawn = []
+    monkeypatch.setattr(qm, "boxplot", lambda series, *a: drawn.append(series) or plt.figure())
+    qm.show_multi_boxes(FakeChapter(), mf, qf.BDP_PKTS)
+    inflight, rtt = drawn
+    warm = int((FIVE_T >= qf.WARMUP_S).sum())
+    assert [(a, al) for a, al, _ in inflight] == [(a, al) for a, al, _ in rtt] == MULTI
+    assert all(len(s) == warm for _, _, s in inflight) and all(len(s) == 5 * warm for _, _, s in rtt)
+    assert all(np.allclose(s, 5 * (401.0 + FIVE_T[FIVE_T >= qf.WARMUP_S])) for _, _, s in inflight)
+
+
+def test_figures_refuse_a_trace_of_several_points_or_two_points_under_one_label():
+    grid = multiflow_grid()
+    mixed = grid[(grid["algorithm"] == "cubic") & (grid["seed"] == 1)].sort_values("t")
+    with pytest.raises(ValueError, match="mixes grid points"):
+        qm.jain_over_time([("cubic", None, mixed)])
+    twice = qf.points(grid[grid["algorithm"] == "bbr"], qf.MULTI)
+    assert len(twice) == 2
+    with pytest.raises(ValueError, match="both be drawn as BBR"):
+        qm.flows_throughput(twice)
 
 
 # --------------------------------------------------------------------------- the paper's numbers

@@ -7,6 +7,7 @@ bands are what the paper calls acceptable: 1-2 BDP of data in flight, 1-2 baseRT
 """
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 
 import matplotlib.pyplot as plt
@@ -45,21 +46,68 @@ def bdp_pkts(tables) -> float:
     return BDP_PKTS
 
 
-def runs(traces, study) -> list:
-    """[(algorithm, alpha or None, trace of the first seed)] of a trace study, in the book's order."""
+FIVE_FLOWS = dict(flows=5, duration=400)  # the grid points of the five-flow figures (18-23): the authors' 400 s runs
+BOOKKEEPING = {"study", "paper", "point", "seed", "t"}
+SERIES = re.compile(r"^(queue|jain)$|_\d+$")  # queue, jain, cwnd_0, inflight_0, srtt_ms_0, throughput_mbps_0, ...
+
+
+def parameter_columns(d) -> list:
+    """The columns of a trace table that hold its grid point's parameters (not bookkeeping, not series)."""
+    return [c for c in d.columns if c not in BOOKKEEPING and not SERIES.search(c)]
+
+
+def point_of(g) -> str:
+    """The grid point a trace belongs to: its `point` path, else its parameters."""
+    if "point" in g and g["point"].notna().all():
+        return str(g["point"].iloc[0])
+    return "/".join(f"{c}~{g[c].iloc[0]}" for c in parameter_columns(g))
+
+
+def points(traces, study, **where) -> list:
+    """[(algorithm, alpha or None, trace)], one per grid point of `study` whose parameters equal `where`
+    (e.g. flows=5, duration=400), each the first seed's trace in time order; in the book's order."""
     if traces is None:
         return []
     d = traces[traces["study"] == study]
+    for col, value in where.items():
+        d = d[d[col] == value]
+    by_point = "point" in d and d["point"].notna().all()
+    keys = ["point"] if by_point else parameter_columns(d)
     out = []
-    for (alg, alpha), g in d.groupby(["algorithm", d["alpha"].fillna(-1)] if "alpha" in d else ["algorithm", "flows"]):
+    for _, g in d.groupby(keys, dropna=False, sort=False):
         g = g[g["seed"] == g["seed"].min()].sort_values("t") if "seed" in g else g.sort_values("t")
-        out.append((alg, None if alpha == -1 or "alpha" not in d else float(alpha), g))
+        alpha = g["alpha"].iloc[0] if "alpha" in g else None
+        out.append((g["algorithm"].iloc[0], None if pd.isna(alpha) else float(alpha), g))
     rank = {a: i for i, a in enumerate(style.ALGORITHMS)}
     return sorted(out, key=lambda r: (rank.get(r[0], 99), r[1] or 0))
 
 
+def one_point_each(rr, what="figure") -> list:
+    """`rr` unchanged if every trace is one grid point's one seed and no two share a label; else ValueError
+    (a figure must never draw two grid points, or seeds, under one label)."""
+    seen = {}
+    for alg, alpha, g in rr:
+        lab = style.label(alg, alpha)
+        if "seed" in g and g["seed"].nunique() > 1:
+            raise ValueError(f"{what}: the {lab} trace mixes seeds {sorted(g['seed'].unique())}")
+        if "point" in g and g["point"].nunique(dropna=False) > 1:
+            raise ValueError(f"{what}: the {lab} trace mixes grid points {sorted(g['point'].unique())}")
+        if lab in seen:
+            raise ValueError(f"{what}: grid points {seen[lab]} and {point_of(g)} would both be drawn as {lab}; "
+                             "select one of them (e.g. by flows and duration)")
+        seen[lab] = point_of(g)
+    return rr
+
+
+def runs(traces, study, **where) -> list:
+    """The traces a figure draws: `points(traces, study, **where)`, one grid point per (algorithm, alpha)
+    (ValueError if the selection leaves several)."""
+    return one_point_each(points(traces, study, **where), study)
+
+
 def five_flow_runs(traces) -> list:
-    return [r for r in runs(traces, MULTI) if int(r[2]["flows"].iloc[0]) == 5]
+    """The five-flow, 400 s grid points of the multi-flow study (not its 2-4 flow, 100 s points)."""
+    return runs(traces, MULTI, **FIVE_FLOWS)
 
 
 def flow_columns(g, prefix) -> list:
@@ -105,7 +153,7 @@ SINGLE_GROUPS = [Group("CUBIC and BBR", ("cubic", "bbr"), "7", "8", ()),
 
 def single_flow(ss, group, bdp):
     """In-flight data with cwnd (left) and RTT (right) of one group's single-flow runs; None if none ran."""
-    sel = [r for r in ss if r[0] in group.algorithms]
+    sel = one_point_each([r for r in ss if r[0] in group.algorithms], "single flow")
     if not sel:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
@@ -207,7 +255,7 @@ CHANGES = {  # study -> (figure name, [(time s, label)], title, the paper's figu
 def path_change(rr, events, bdp):
     """Throughput, RTT and in-flight data of one flow over time, dotted lines at the changes."""
     fig, axes = plt.subplots(3, 1, figsize=(11, 8.4), sharex=True)
-    for alg, alpha, g in rr:
+    for alg, alpha, g in one_point_each(rr, "path change"):
         kw = dict(color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=2.4 if alg == "qtcol" else 1.1,
                   label=style.label(alg, alpha))
         axes[0].plot(g["t"], g["throughput_mbps_0"].rolling(10, min_periods=1).mean(), **kw)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from simulator.report import style
 from simulator.report.figures_qtcol import (DEVQ, MULTI, SWEEP, bands, boxplot, flow_columns, inflight_total,
-                                            pooled_rtt, show, skipped, study_file, warm)
+                                            one_point_each, pooled_rtt, show, skipped, study_file, warm)
 
 FLOW_SHADES = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]  # one per flow, not per algorithm
 THROUGHPUT_PANELS = {("qtcolfair", 1.2), ("qtcol", 1.2), ("qtcol", 1.5), ("cubic", None), ("bbr", None)}
@@ -29,7 +29,9 @@ def error_bars(g, scale=1.0) -> list:
 # --------------------------------------------------------------------------- five flows (Figures 18-23)
 
 def show_multi_boxes(ch, mf, bdp) -> None:
-    """Figures 18-19: total in-flight data and pooled RTT of the five flows after warm-up."""
+    """Figures 18-19: total in-flight data and pooled RTT of the five flows after warm-up; `mf`: one grid
+    point per (algorithm, alpha), `figures_qtcol.five_flow_runs`."""
+    one_point_each(mf, "five-flow boxes")
     src = f"Made from `{study_file(MULTI)}` (5 flows, 400 s, first seed, t ≥ 10 s)."
     show(ch, boxplot([(a, al, inflight_total(warm(g))) for a, al, g in mf], "inflight",
                      "total data in flight (packets)", "Five flows: total data in flight after warm-up", bdp),
@@ -100,7 +102,7 @@ def show_multi_bars(ch, tables, reference) -> None:
 def jain_over_time(mf):
     """Jain's index of the flows' cumulative throughput over time, one line per algorithm."""
     fig, ax = plt.subplots(figsize=(11, 3.6))
-    for alg, alpha, g in mf:
+    for alg, alpha, g in one_point_each(mf, "Jain over time"):
         ax.plot(g["t"], g["jain"], color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=1.2,
                 label=style.label(alg, alpha))
     ax.axhline(0.9, color="grey", lw=0.8, ls=":")
@@ -115,7 +117,7 @@ def jain_over_time(mf):
 
 def flows_throughput(mf):
     """One panel per algorithm of THROUGHPUT_PANELS: each flow's throughput (2 s moving mean)."""
-    panels = [r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS]
+    panels = one_point_each([r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS], "per-flow throughput")
     fig, axes = plt.subplots(len(panels), 1, figsize=(11, 2.1 * len(panels)), sharex=True, squeeze=False)
     for ax, (alg, alpha, g) in zip(axes[:, 0], panels):
         for i, c in enumerate(flow_columns(g, "throughput_mbps_")):
