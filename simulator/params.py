@@ -41,6 +41,16 @@ class Model:
     description: str
     params: tuple          # of Param, in declaration order
     algorithms: tuple      # names a study may give as `algorithm`
+    metrics: tuple = ()    # what a run reports (simulator/scenarios/<model>.outputs.yaml)
+    trace: tuple = ()      # trace columns; "{i}" stands for a flow index
+
+    def reports(self, name: str, traces: bool = False) -> bool:
+        """A run of this model reports `name`: a metric, or (traces) a trace column."""
+        import re
+
+        if name in self.metrics:
+            return True
+        return traces and any(re.fullmatch(c.replace("{i}", r"\d+"), name) for c in self.trace)
 
     @property
     def names(self) -> list[str]:
@@ -106,6 +116,14 @@ def check_span(p: dict) -> None:
     if not 0 <= p["warmup"] < p["duration"]:
         raise ValueError(f"warmup: {p['warmup']} s is not shorter than duration {p['duration']} s; "
                          f"allowed values: 0 <= warmup < duration")
+
+
+def load_outputs(path) -> tuple[tuple, tuple]:
+    """(metrics, trace columns) of a model from its outputs file (simulator/scenarios/<model>.outputs.yaml)."""
+    import yaml
+
+    doc = yaml.safe_load(Path(path).read_text())
+    return tuple(doc["metrics"]), tuple(doc["trace"])
 
 
 def load_params(path, algorithms=()) -> tuple:

@@ -222,6 +222,22 @@ def _check_claim_keys(where, c, papers, studies) -> None:
         _expect_claim(where, "studies", study, sorted(studies))
     if "trace" in c and not isinstance(c["trace"], bool):
         raise ReferenceDataError(f"{where}: trace: expected true or false")
+    if isinstance(studies, dict):
+        _check_claim_metrics(where, c, studies)
+
+
+def _check_claim_metrics(where, c, models_of) -> None:
+    """Each metric a claim reads is one its studies' models report (a trace column too for trace: true)."""
+    from simulator import registry
+
+    models = [registry.model(models_of[s]) for s in c["studies"]]
+    traces = bool(c.get("trace"))
+    for metric in c["metrics"]:
+        if not any(m.reports(metric, traces) for m in models):
+            allowed = sorted({x for m in models for x in m.metrics + (m.trace if traces else ())})
+            raise ReferenceDataError(f"{where}: metrics: {metric!r} is not reported by model "
+                                     f"{', '.join(sorted({m.name for m in models}))} of its studies; allowed values: "
+                                     f"{', '.join(allowed)}")
 
 
 def _expect_claim(where, key, value, allowed) -> None:
@@ -230,7 +246,8 @@ def _expect_claim(where, key, value, allowed) -> None:
 
 
 def check_reference_dir(reference_dir, studies) -> dict:
-    """Validate every file of a reference folder; {name: parsed content}. `studies`: the study names claims may use."""
+    """Validate every file of a reference folder; {name: parsed content}. `studies`: the study names claims may
+    use, or {study name: model name}, and then each claim's metrics are checked against what the models report."""
     root = Path(reference_dir)
     if not root.is_dir():
         raise ReferenceDataError(f"{root}: reference folder not found; it holds the papers' numbers and claims "

@@ -26,9 +26,15 @@ def scenario(name):
 
 
 def model(name: str) -> Model:
-    """The declaration of model `name` (one of MODELS)."""
+    """The declaration of model `name` (one of MODELS): parameters and algorithms from its module, what a
+    run reports from its outputs file (simulator/scenarios/<module>.outputs.yaml)."""
+    from pathlib import Path
+
+    from simulator.params import load_outputs
+
     mod = scenario(name)
-    return Model(name, mod.DESCRIPTION, mod.PARAMS, tuple(mod.ALGORITHMS))
+    metrics, trace = load_outputs(Path(mod.__file__).with_suffix(".outputs.yaml"))
+    return Model(name, mod.DESCRIPTION, mod.PARAMS, tuple(mod.ALGORITHMS), metrics, trace)
 
 
 def resolve(params: dict) -> dict:

@@ -123,11 +123,25 @@ def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
     from simulator.reference import ReferenceDataError, check_reference_dir
 
     folder = Path(reference_dir) if Path(reference_dir).is_absolute() else root / reference_dir
-    known = {p.stem for d in (root / "config/studies", study_dir) for p in Path(d).glob("*.yaml")}
+    known = {p.stem: _model_of(p) for d in (root / "config/studies", study_dir) for p in sorted(Path(d).glob("*.yaml"))}
     try:
         check_reference_dir(folder, known)
     except ReferenceDataError as e:
         raise StudyError(f"invalid reference data (config key reference_dir: {reference_dir!r}):\n{e}") from None
+
+
+def _model_of(study_file: Path) -> str:
+    """The model a study file names (M/M/1 when it names none); an unreadable file counts as M/M/1 here,
+    its own check reports it."""
+    import yaml
+
+    try:
+        doc = yaml.safe_load(study_file.read_text())
+    except (OSError, yaml.YAMLError):
+        return "mm1"
+    model = doc.get("model", "mm1") if isinstance(doc, dict) else "mm1"
+    from simulator.registry import MODELS
+    return model if model in MODELS else "mm1"
 
 
 def is_config_file(path) -> bool:

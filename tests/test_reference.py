@@ -12,10 +12,11 @@ import pytest
 import yaml
 
 from simulator import reference as ref
+from simulator.workflow_config import _model_of
 from workflow_copy import ROOT, TEST_CONFIG, snakemake, snapshot
 
 REFERENCE = ROOT / "reference"
-STUDIES = {p.stem for p in (ROOT / "config/studies").glob("*.yaml")}
+STUDIES = {p.stem: _model_of(p) for p in (ROOT / "config/studies").glob("*.yaml")}   # study -> its model
 
 
 @pytest.fixture
@@ -127,6 +128,11 @@ def mutate_claims(refdir, fn):
     ("unknown_key", lambda cs: cs[0].update(studys=["mm1_lambda"]), ["claim mm1-1", "unknown key(s) studys"]),
     ("no_text", lambda cs: cs[0].update(claim=""), ["claim mm1-1", "claim: expected non-empty text"]),
     ("no_metrics", lambda cs: cs[0].update(metrics="throughput"), ["claim mm1-1", "metrics: expected a non-empty list"]),
+    ("unknown_metric", lambda cs: cs[0].update(metrics=["throughputt"]),
+     ["claim mm1-1", "metrics: 'throughputt' is not reported by model mm1", "allowed values: avg_delay"]),
+    ("trace_column_without_trace", lambda cs: cs[0].update(metrics=["cwnd"]), ["claim mm1-1", "metrics: 'cwnd'"]),
+    ("other_models_metric", lambda cs: cs[9].update(metrics=["cwnd_mean"]),
+     ["claim qt-1", "'cwnd_mean' is not reported by model dumbbell"]),
 ])
 def test_malformed_claim_is_rejected_naming_the_claim_and_key(refdir, name, fn, expected):
     mutate_claims(refdir, fn)
@@ -159,6 +165,8 @@ def test_missing_reference_folder(tmp_path):
      [f"reference/{MM1}", "line 5", "'abc' is not a number"]),
     ("claim_without_study", lambda r: mutate_claims(r / "reference", lambda cs: cs[3].pop("studies")),
      ["reference/claims.yaml", "claim mm1-4", "missing key(s) studies"]),
+    ("claim_unknown_metric", lambda r: mutate_claims(r / "reference", lambda cs: cs[3].update(metrics=["loss"])),
+     ["reference/claims.yaml", "claim mm1-4", "metrics: 'loss' is not reported by model mm1", "loss_rate"]),
 ])
 def test_workflow_stops_before_any_job_and_keeps_results(reference_run, name, break_it, expected):
     repo = reference_run[0]

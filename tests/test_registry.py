@@ -86,3 +86,27 @@ def test_every_shipped_study_uses_only_declared_keys():
     root = Path(__file__).resolve().parents[1]
     for f in sorted((root / "config").glob("**/studies/*.yaml")):
         load_study(f)
+
+
+RUNS = {  # a short run of each model, in the variants whose outputs differ
+    "mm1": [{"model": "mm1", "variant": v, "algorithm": a, "lambda": 9, "mu": 10, "K": 5, "theta": None, "N": 300}
+            for v in ("as_published", "standard") for a in ("none", "reno")],
+    "dumbbell": [{"model": "dumbbell", "algorithm": "cubic", "flows": 2, "duration": 3, "warmup": 1}],
+    "ns2": [{"model": "ns2", "algorithm": "reno", "duration": 20}],
+    "testbed": [{"model": "testbed", "algorithm": "cubic", "duration": 5, "warmup": 1, "bidir": b} for b in (False, True)],
+}
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_declared_outputs_are_what_runs_report(name):
+    """The outputs file of each model lists exactly the metrics its runs report and matches every trace
+    column, so a claim naming a metric no run reports is refused before any job (simulator/reference.py)."""
+    m = registry.model(name)
+    metrics, columns = set(), set()
+    for p in RUNS[name]:
+        out = registry.run({**p, "trace": True}, 1)
+        metrics |= set(out["metrics"])
+        columns |= set(out.get("trace", {}))   # no cwnd trace without congestion control
+    assert metrics == set(m.metrics)
+    assert all(m.reports(c, traces=True) for c in columns)
+    assert not m.reports("no_such_metric", traces=True)
