@@ -142,7 +142,7 @@ class Decision:
             return self.note
         n, held = len(self.comparisons), sum(c.holds for c in self.comparisons)
         parts = [f"{held} of {n} comparisons hold significantly"]
-        rev = [c.label for c in self.comparisons if c.reversed]
+        rev = [f"{c.label} (p={c.p_adj:.2g})" for c in self.comparisons if c.reversed]
         if rev:
             parts.append("significantly reversed: " + ", ".join(rev))
         untested = sum(math.isnan(c.p) for c in self.comparisons)
