@@ -14,6 +14,7 @@ from simulator.report import claim_rule, claims_ns2  # noqa: E402
 from simulator.report.verdicts import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
 
 FIXED = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100}
+W3, N3 = "window20, 3 flows", "nocap, 3 flows"      # the rows of a per-count claim whose study ran 3 flows
 
 
 def row(study, algorithm, metric, mean, sd=0.01, n=10, **params):
@@ -41,15 +42,19 @@ def topology_table(vegas_latency, other_latency, vegas_loss, other_loss, windows
     return pd.DataFrame(rows)
 
 
-def queue_table(fq_latency, dt_latency, fq_loss, dt_loss, windows=(20, 0)):
+def queue_table(fq_latency, dt_latency, fq_loss, dt_loss, windows=(20, 0), flows=(3,)):
+    """ns2_queue rows at each count of `flows`; a value given as a dict {count: value} differs per count."""
+    at = lambda x, n: x[n] if isinstance(x, dict) else x      # noqa: E731
     rows = []
     for window in windows:
-        for alg in ("reno", "newreno", "vegas"):
-            for q, lat, loss in (("fq", fq_latency, fq_loss), ("droptail", dt_latency, dt_loss)):
-                rows += [row("ns2_queue", alg, "latency_mean_s", lat, queue=q, window=window),
-                         row("ns2_queue", alg, "latency_max_s", 2 * lat, queue=q, window=window),
-                         row("ns2_queue", alg, "loss_pct", loss, sd=0.0 if loss == 0 else 0.05, queue=q,
-                             window=window)]
+        for n in flows:
+            for alg in ("reno", "newreno", "vegas"):
+                for q, lat, loss in (("fq", at(fq_latency, n), at(fq_loss, n)),
+                                     ("droptail", at(dt_latency, n), at(dt_loss, n))):
+                    p = {"queue": q, "window": window, "flows": n}
+                    rows += [row("ns2_queue", alg, "latency_mean_s", lat, **p),
+                             row("ns2_queue", alg, "latency_max_s", 2 * lat, **p),
+                             row("ns2_queue", alg, "loss_pct", loss, sd=0.0 if loss == 0 else 0.05, **p)]
     return pd.DataFrame(rows)
 
 
@@ -95,7 +100,9 @@ def newreno_table(timeouts, throughput, tput_sd=0.01, windows=(20, 0)):
     return pd.DataFrame(rows)
 
 
-def decided(tables, item, variant="window20"):
+def decided(tables, item, variant=None):
+    """The row and note of `item`; by default its window20 row ("window20, 3 flows" for a per-count claim)."""
+    variant = variant or (W3 if item in claims_ns2.PER_FLOW_COUNT else "window20")
     rows, notes = claims_ns2.build(tables, None)
     assert [r["item"] for r in rows] == [n["item"] for n in notes]
     r = next(r for r in rows if r["item"] == item and r["variant"] == variant)
@@ -111,28 +118,31 @@ def verdicts(tables, item):
 
 def test_every_claim_and_variant_has_a_row_even_without_data():
     rows, notes = claims_ns2.build(topology_table(0.3, 0.6, 0.5, 2.0), None)
-    expected = {(c, v) for c in claims_ns2.CLAIM_IDS for v in claims_ns2.VARIANTS}
+    # ns2-1 and ns2-2 at the one count of the topology table (3 flows), the others without their study
+    expected = ({(c, v) for c in claims_ns2.CLAIM_IDS if c not in ("ns2-1", "ns2-2") for v in claims_ns2.VARIANTS}
+                | {(c, v) for c in ("ns2-1", "ns2-2") for v in (W3, N3)})
     assert {(r["item"], r["variant"]) for r in rows} == expected
     assert all(r["verdict"] in VERDICTS for r in rows) and all(list(r) == SCORECARD_COLUMNS for r in rows)
     # claims whose study is missing are not testable, never a fake verdict, and say which cells are missing
     assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6") == {"window20": "not_testable",
                                                                       "nocap": "not_testable"}
-    r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6")
-    assert "missing table cells" in note and math.isnan(r["p_value"]) and r["rule"] == ""
+    r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6", "window20")
+    assert "no ns2_queue runs with more than one flow" in note and math.isnan(r["p_value"]) and r["rule"] == ""
+    r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-7", "window20")
+    assert r["verdict"] == "not_testable" and "no configuration with Reno and NewReno rows" in note
     rows, _ = claims_ns2.build(pd.DataFrame(), None)
     assert len(rows) == 14 and {r["verdict"] for r in rows} == {"not_testable"}
 
 
 def test_ns2_2_reproduced_when_vegas_has_lowest_latency_and_loss():
-    assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-2") == {"window20": "reproduced", "nocap": "reproduced"}
+    assert verdicts(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-2") == {W3: "reproduced", N3: "reproduced"}
     r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-2")
     assert r["rule"] == claim_rule.RULE and 0 < r["p_value"] < 0.05
     assert "18/18 comparisons hold significantly" in note and "Holm" not in r["note"]
 
 
 def test_ns2_2_contradicted_when_vegas_latency_is_significantly_higher():
-    assert verdicts(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2") == {"window20": "contradicted",
-                                                                      "nocap": "contradicted"}
+    assert verdicts(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2") == {W3: "contradicted", N3: "contradicted"}
     r, note = decided(topology_table(0.7, 0.6, 0.5, 2.0), "ns2-2")
     assert "reversed" in note and "significantly reversed" in r["note"]
 
@@ -146,7 +156,7 @@ def test_ns2_2_tie_is_inconclusive():
 def test_ns2_2_overlap_is_inconclusive():
     t = topology_table(0.59, 0.6, 0.5, 2.0)
     t.loc[t["metric"] == "latency_mean_s", "sd"] = 0.2          # 0.59 vs 0.6 with sd 0.2: far from significant
-    assert verdicts(t, "ns2-2")["window20"] == "inconclusive"
+    assert verdicts(t, "ns2-2")[W3] == "inconclusive"
 
 
 def test_ns2_2_not_testable_without_drops_unless_contradicted():
@@ -170,21 +180,21 @@ def test_ns2_2_numerical_zeros_are_zero():
 
 def test_ns2_2_stat_row_fills_our_numbers():
     rows, _ = claims_ns2.build(topology_table(0.3, 0.6, 0.5, 2.0), None)
-    r = next(r for r in rows if r["item"] == "ns2-2" and r["variant"] == "window20")
+    r = next(r for r in rows if r["item"] == "ns2-2" and r["variant"] == W3)
     assert r["ours_mean"] == pytest.approx(0.3) and r["ci_low"] < 0.3 < r["ci_high"] and r["n_seeds"] == 10
 
 
 def test_ns2_6_reproduced_when_fq_has_lower_latency_and_loss():
-    assert verdicts(queue_table(0.3, 0.5, 0.5, 2.0), "ns2-6") == {"window20": "reproduced", "nocap": "reproduced"}
+    assert verdicts(queue_table(0.3, 0.5, 0.5, 2.0), "ns2-6") == {W3: "reproduced", N3: "reproduced"}
 
 
 def test_ns2_6_contradicted_when_fq_is_worse():
-    assert verdicts(queue_table(0.5, 0.3, 0.5, 2.0), "ns2-6") == {"window20": "contradicted", "nocap": "contradicted"}
-    assert verdicts(queue_table(0.3, 0.5, 3.0, 2.0), "ns2-6")["window20"] == "contradicted"
+    assert verdicts(queue_table(0.5, 0.3, 0.5, 2.0), "ns2-6") == {W3: "contradicted", N3: "contradicted"}
+    assert verdicts(queue_table(0.3, 0.5, 3.0, 2.0), "ns2-6")[W3] == "contradicted"
 
 
 def test_ns2_6_not_testable_when_nothing_is_dropped():
-    assert verdicts(queue_table(0.3, 0.5, 0.0, 0.0), "ns2-6")["window20"] == "not_testable"
+    assert verdicts(queue_table(0.3, 0.5, 0.0, 0.0), "ns2-6")[W3] == "not_testable"
 
 
 def test_ns2_6_not_significant_is_inconclusive():
@@ -202,6 +212,41 @@ def test_ns2_6_deterministic_rows_are_compared_by_value():
     t = queue_table(0.4, 0.4, 0.5, 2.0)
     t["sd"] = 0.0
     assert decided(t, "ns2-6")[0]["verdict"] == "inconclusive"
+
+
+def test_ns2_6_is_decided_at_every_flow_count_the_queue_study_ran():
+    """The paper gives no count of "multiple nodes" in scenario 5 either: the queue study sweeps it and
+    ns2-6 gets a row per window and count, each decided on its own rows (here fq's latency is below
+    droptail's at 2 and 3 flows, above it at 4 flows, and nothing is dropped at 5 flows)."""
+    t = queue_table({2: 0.3, 3: 0.3, 4: 0.6, 5: 0.3}, 0.5, {2: 0.5, 3: 0.5, 4: 0.5, 5: 0.0},
+                    {2: 2.0, 3: 2.0, 4: 2.0, 5: 0.0}, flows=(2, 3, 4, 5))
+    assert verdicts(t, "ns2-6") == {f"{w}, {n} flows": v for w in ("window20", "nocap")
+                                    for n, v in ((2, "reproduced"), (3, "reproduced"), (4, "contradicted"),
+                                                 (5, "not_testable"))}
+    rows, notes = claims_ns2.build(t, None)
+    ns26 = [(r, n) for r, n in zip(rows, notes) if r["item"] == "ns2-6"]
+    assert [r["variant"] for r, _ in ns26][:4] == [f"window20, {n} flows" for n in (2, 3, 4, 5)]
+    for r, n in ns26:
+        flows = int(r["variant"].split(", ")[1].split()[0])
+        assert f"Decided at {flows} flows" in r["note"]
+        assert "ns2_queue ran 2, 3, 4, 5 flows" in n["note"] and f"decides it at {flows} flows" in n["note"]
+    r, note = decided(t, "ns2-6", "window20, 4 flows")
+    assert "Reno latency_mean_s: fq 0.6 < droptail 0.5: reversed" in note
+    assert r["ours_mean"] == pytest.approx(1.0)                     # latency_max_s of Reno with droptail
+    # one count missing from the other window: that window has rows for the counts it ran only
+    t = t[~((t["window"] == 0) & (t["flows"] == 4))]
+    assert [v for v in verdicts(t, "ns2-6") if v.startswith("nocap")] == [f"nocap, {n} flows" for n in (2, 3, 5)]
+
+
+def test_ns2_7_takes_every_flow_count_as_a_configuration():
+    rows = []
+    for n, nr_timeouts in ((2, 6.0), (3, 12.0)):
+        t = newreno_table(nr_timeouts, 0.85)
+        t["flows"] = n
+        rows.append(t)
+    r, note = decided(pd.concat(rows, ignore_index=True), "ns2-7")
+    assert r["verdict"] == "contradicted"                           # reversed at 3 flows
+    assert "ns2_queue queue=fq, 2 flows" in note and "ns2_queue queue=droptail, 3 flows" in note
 
 
 def test_ns2_3_ranges_are_two_one_sided_tests():
@@ -240,7 +285,7 @@ def test_ns2_3_is_decided_at_every_swept_flow_count():
     # one flow is the paper's "single" case: no row; without any count above one the claim is not testable
     t1 = flows_table(flows=(1,))
     assert verdicts(t1, "ns2-3") == {"window20": "not_testable", "nocap": "not_testable"}
-    assert "more than one flow" in decided(t1, "ns2-3")[1]
+    assert "more than one flow" in decided(t1, "ns2-3", "window20")[1]
 
 
 def test_ns2_4_trend_is_decided_by_its_ends_and_steps_go_to_the_note():

@@ -12,28 +12,33 @@ SWEPT = {"ns2_queue": ("queue", ["fq", "droptail"]), "ns2_delay": ("delay_ms", [
          "ns2_flows": ("flows", [3, 1])}
 
 
-def tables(study="ns2_queue", algs=ns2.ALGS, loss=0.0):
+def tables(study="ns2_queue", algs=ns2.ALGS, loss=0.0, flows=None):
+    """Summary rows of `study`; with `flows` (counts) a flows column and the count as every mean."""
     key, values = SWEPT[study]
-    return pd.DataFrame([{"study": study, key: v, "window": w, "algorithm": a, "metric": m, "mean": 2.0,
-                          "ci_low": 1.0, "ci_high": 3.0, "n": 10, "run_max": loss if w == 0 else 0.0}
-                         for v in values for w in ns2.WINDOWS for a in algs
-                         for m in [*ns2.SUMMARY_METRICS, "latency_sd_s"]])
+    counts = flows or [None]
+    rows = [{"study": study, key: v, "window": w, "algorithm": a, "metric": m, "mean": float(n or 2.0),
+             "ci_low": 1.0, "ci_high": 3.0, "n": 10, "run_max": loss if w == 0 else 0.0, **({"flows": n} if n else {})}
+            for v in values for n in counts for w in ns2.WINDOWS for a in algs
+            for m in [*ns2.SUMMARY_METRICS, "latency_sd_s"]]
+    return pd.DataFrame(rows)
 
 
-def traces(study="ns2_queue", algs=ns2.ALGS, flows=3):
+def traces(study="ns2_queue", algs=ns2.ALGS, flows=(3,)):
+    """First-seed traces; with several `flows` counts flow 0's cwnd is the count."""
     key, values = SWEPT[study]
     rows = []
     for v in values:
-        for w in ns2.WINDOWS:
-            for a in algs:
-                for seed in (2, 1):
-                    for t in (0.0, 0.5, 1.0):
-                        r = {"study": study, key: v, "window": w, "algorithm": a, "seed": seed, "t": t,
-                             "flows": v if key == "flows" else flows, "cwnd_0": 5.0,
-                             "latency_s": None if t == 0.0 else 0.3}
-                        r.update({f"throughput_mbps_{i}": 0.1 * seed for i in range(3)})
-                        r.update({f"loss_pct_{i}": 0.0 for i in range(3)})
-                        rows.append(r)
+        for n in ([v] if key == "flows" else flows):
+            for w in ns2.WINDOWS:
+                for a in algs:
+                    for seed in (2, 1):
+                        for t in (0.0, 0.5, 1.0):
+                            r = {"study": study, key: v, "window": w, "algorithm": a, "seed": seed, "t": t,
+                                 "flows": n, "cwnd_0": 5.0 if len(flows) == 1 else float(n),
+                                 "latency_s": None if t == 0.0 else 0.3}
+                            r.update({f"throughput_mbps_{i}": 0.1 * seed for i in range(n)})
+                            r.update({f"loss_pct_{i}": 0.0 for i in range(n)})
+                            rows.append(r)
     return pd.DataFrame(rows)
 
 
@@ -74,6 +79,35 @@ def test_summary_plot_has_a_row_per_window_and_a_log_axis_for_delay():
     flows = ns2.summary_plot(tables("ns2_flows"), "ns2_flows")
     flows.canvas.draw()
     assert [t.get_text() for t in flows.axes[-1].get_xticklabels()] == ["1 flow", "3 flows"]
+
+
+def test_figures_of_a_study_that_also_sweeps_flows_draw_one_count():
+    """ns2_queue ran 2, 3 and 5 flows: every panel draws the 3-flow points only (never a mix), the
+    captions say so, and the summary table keeps every count."""
+    t, tr = tables(flows=[2, 3, 5]), traces(flows=(2, 3, 5))
+    assert ns2.flow_counts(t, "ns2_queue") == [2, 3, 5] and ns2.figure_flows(t, "ns2_queue") == 3
+    fig = ns2.timeseries(t, tr, "ns2_queue", 20)
+    for ax in fig.axes[:2]:                           # cwnd row: flow 0's cwnd is the flow count
+        for line in ax.get_lines():
+            assert list(line.get_ydata()) == [3.0, 3.0, 3.0]
+    assert list(fig.axes[2].get_lines()[0].get_ydata()) == pytest.approx([0.3, 0.3, 0.3])  # 3 flows x 0.1
+    fig = ns2.summary_plot(t, "ns2_queue")
+    for ax in fig.axes:
+        for bars in ax.containers:
+            assert list(bars.lines[0].get_ydata()) == [3.0, 3.0]     # droptail, fq at 3 flows
+    wide = ns2.summary_table(t, "ns2_queue")
+    assert list(wide.index.names) == ["window", "queue", "flows", "algorithm"] and len(wide) == 2 * 2 * 3 * 3
+    assert list(wide.index[:4]) == [(20, "droptail", 2, "newreno"), (20, "droptail", 2, "reno"),
+                                    (20, "droptail", 2, "vegas"), (20, "droptail", 3, "newreno")]
+    ch = FakeChapter()
+    ns2.timeseries_section(ch, t, tr, "ns2_queue")
+    ns2.summary_section(ch, t, "ns2_queue")
+    captions = [text for kind, text in ch.shown if kind == "caption"]
+    assert len(captions) == 3 and all("3 flows only (the study also ran 2 and 5 flows" in c for c in captions)
+    # without 3 flows the smallest count is drawn; the flows study itself has no count to choose
+    assert ns2.figure_flows(tables(flows=[4, 5]), "ns2_queue") == 4
+    assert ns2.figure_flows(tables("ns2_flows"), "ns2_flows") is None
+    assert ns2.flows_caption(tables(flows=[3]), "ns2_queue") == "3 flows"
 
 
 def test_summary_table_rows_columns_and_cells():

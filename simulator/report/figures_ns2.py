@@ -1,7 +1,12 @@
 """Figures and tables of the NS-2 chapter (notebooks/ns2.ipynb): per scenario (topology, flows,
 bandwidth, delay, queue) the time series of the paper's Figures 2-9 for the first seed, the same
 metrics over all seeds against the swept parameter, and a summary table; where packets are dropped;
-the verdict counts of the claims. Every scenario is drawn for NS-2's default window_ 20 and no cap."""
+the verdict counts of the claims. Every scenario is drawn for NS-2's default window_ 20 and no cap.
+
+Scenarios 1 and 3-5 also sweep the number of flows (the paper gives no count; claims_ns2 decides their
+claims at each count). Their figures never mix counts: they draw the 3-flow points (FIGURE_FLOWS, the
+count these figures showed before the sweep; for display only, no claim singles it out), the caption
+says so, and the summary table lists every count."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +33,7 @@ PAPER_FIGURES = {
     "ns2_delay": "Figures 7 (cwnd, throughput) and 8 (latency, packet loss)",
     "ns2_queue": "Figure 9",
 }
+FIGURE_FLOWS = 3                      # the flow count drawn where a study sweeps flows besides its parameter
 LOG_X = {"ns2_delay"}                  # sweeps drawn on a log axis (10-1500 ms)
 PLOT_METRICS = {"cwnd_mean": "cwnd (packets)", "throughput_mbps": "throughput (Mbit/s)",
                 "latency_mean_s": "mean latency (s)", "loss_pct": "loss (%)"}
@@ -36,7 +42,7 @@ SUMMARY_METRICS = {"cwnd_mean": "cwnd (packets)", "cwnd_cv": "cwnd CV", "through
                    "latency_max_s": "max latency (s)", "loss_pct": "loss (%)", "timeouts": "timeouts (per run)"}
 TIMESERIES_ROWS = ["cwnd, flow 0 (packets)", "throughput, all flows\n(Mbit/s, 2 s mean)",
                    "one-way latency (s)", "loss (%, 5 s mean)"]
-TS_CAPTION = ("first seed of each point, three flows unless stated; cwnd is flow 0's window in use "
+TS_CAPTION = ("first seed of each point; cwnd is flow 0's window in use "
               "(at most window_ when capped), throughput the sum over flows (2 s means of 0.5 s samples), "
               "latency the mean one-way delay of the data packets delivered in each 0.5 s, loss the drops of an "
               "interval over the packets sent in it, averaged over flows and over 5 s (it can exceed 100% when "
@@ -50,6 +56,40 @@ def values_of(tables: pd.DataFrame, study: str) -> list:
     """The swept values of `study`, categories in CATEGORIES order, numbers ascending."""
     vals = tables[tables["study"] == study][claims_ns2.SWEEPS[study]].dropna().unique().tolist()
     return sorted(vals, key=lambda v: CATEGORIES.index(v) if v in CATEGORIES else float(v))
+
+
+def flow_counts(tables: pd.DataFrame, study: str) -> list[int]:
+    """The flow counts `study` ran besides its swept parameter (empty for ns2_flows, whose parameter
+    is the count, and for tables without a flows column)."""
+    if claims_ns2.SWEEPS[study] == "flows" or "flows" not in tables:
+        return []
+    return sorted({int(x) for x in tables.loc[tables["study"] == study, "flows"].dropna()})
+
+
+def figure_flows(tables: pd.DataFrame, study: str) -> int | None:
+    """The one flow count the figures of `study` draw: FIGURE_FLOWS if it ran, else its smallest count;
+    None when the study's figures have no count to choose."""
+    counts = flow_counts(tables, study)
+    return (FIGURE_FLOWS if FIGURE_FLOWS in counts else counts[0]) if counts else None
+
+
+def at_figure_flows(frame: pd.DataFrame, tables: pd.DataFrame, study: str) -> pd.DataFrame:
+    """The rows of `frame` (a table or traces of `study`) at the flow count its figures draw."""
+    n = figure_flows(tables, study)
+    return frame if n is None else frame[frame["flows"].astype(float) == n]
+
+
+def flows_caption(tables: pd.DataFrame, study: str) -> str:
+    """What a figure caption says of the flow count it draws ('' when there is none to say)."""
+    counts, n = flow_counts(tables, study), figure_flows(tables, study)
+    if n is None:
+        return ""
+    others = [str(c) for c in counts if c != n]
+    if not others:
+        return f"{n} flows"
+    others = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+    return (f"{n} flows only (the study also ran {others} flows, as the paper gives no count: the summary table "
+            f"lists every count, and the claims are decided at each)")
 
 
 def _first_seed_series(g: pd.DataFrame):
@@ -67,7 +107,7 @@ def timeseries(tables: pd.DataFrame, traces: pd.DataFrame, study: str, window: i
 
     key, (lab, _) = claims_ns2.SWEEPS[study], SWEEP_LABELS[study]
     vals = values_of(tables, study)
-    tr = traces[(traces["study"] == study) & (traces["window"] == window)]
+    tr = at_figure_flows(traces[(traces["study"] == study) & (traces["window"] == window)], tables, study)
     fig, axes = plt.subplots(4, len(vals), figsize=(2.7 * len(vals) + 1.0, 8.6), sharex="col", squeeze=False)
     for col, v in enumerate(vals):
         for alg in ALGS:
@@ -118,7 +158,7 @@ def summary_plot(tables: pd.DataFrame, study: str, metrics=None, logx=None):
     key, (lab, xlabel) = claims_ns2.SWEEPS[study], SWEEP_LABELS[study]
     vals = values_of(tables, study)
     categorical = not all(isinstance(v, (int, float, np.integer, np.floating)) for v in vals) or key == "flows"
-    d = tables[(tables["study"] == study)]
+    d = at_figure_flows(tables[(tables["study"] == study)], tables, study)
     fig, axes = plt.subplots(2, len(metrics), figsize=(2.9 * len(metrics), 5.6), squeeze=False, sharex=True)
     for row, window in enumerate(WINDOWS):
         for col, (metric, ylab) in enumerate(metrics.items()):
@@ -147,10 +187,12 @@ def _summary_rows(tables: pd.DataFrame, study: str) -> pd.DataFrame:
 
 
 def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
-    """One row per (window, swept value, algorithm), one column per metric: 'mean [CI]'; window 20 first."""
-    wide = chapter_tables.metric_columns(_summary_rows(tables, study),
-                                         ["window", claims_ns2.SWEEPS[study], "algorithm"], SUMMARY_METRICS)
-    return wide.sort_index(level=[0, 1], ascending=[False, True])
+    """One row per (window, swept value, flow count where the study sweeps it too, algorithm), one
+    column per metric: 'mean [CI]'; window 20 first."""
+    flows = ["flows"] if len(flow_counts(tables, study)) > 1 else []
+    index = ["window", claims_ns2.SWEEPS[study], *flows, "algorithm"]
+    wide = chapter_tables.metric_columns(_summary_rows(tables, study), index, SUMMARY_METRICS)
+    return wide.sort_index(level=list(range(len(index) - 1)), ascending=[False] + [True] * (len(index) - 2))
 
 
 def n_seeds(tables: pd.DataFrame, study: str) -> int:
@@ -170,7 +212,7 @@ def drops(tables: pd.DataFrame) -> pd.DataFrame:
 
 def verdict_counts(claims: pd.DataFrame) -> pd.DataFrame:
     """How many claim rows got each verdict, per window setting (window20, nocap); a claim decided at
-    several flow counts (ns2-3: "window20, 3 flows") counts once per count."""
+    several flow counts (ns2-1..ns2-6: "window20, 3 flows") counts once per count."""
     window = claims["variant"].str.split(",").str[0].rename("variant")
     return claims.groupby([window, "verdict"]).size().unstack(fill_value=0)
 
@@ -185,11 +227,12 @@ def timeseries_section(ch, tables, traces, study: str) -> None:
     if not chapter_tables.ran(tables, study):
         ch.markdown(chapter_tables.not_run(study))
         return
-    short = study.removeprefix("ns2_")
+    short, fc = study.removeprefix("ns2_"), flows_caption(tables, study)
     for window in WINDOWS:
         ch.figure(timeseries(tables, traces, study, window), f"{short}_timeseries_w{window}")
         ch.caption(f"Figure: cwnd, throughput, latency and packet loss over the 130 s run per algorithm, "
-                   f"{WINDOWS[window]}; {TS_CAPTION} Reproduces {PAPER_FIGURES[study]} of the paper. {_source(study)}")
+                   f"{WINDOWS[window]}{', ' + fc if fc else ''}; {TS_CAPTION} Reproduces {PAPER_FIGURES[study]} "
+                   f"of the paper. {_source(study)}")
 
 
 def summary_section(ch, tables, study: str) -> None:
@@ -198,8 +241,10 @@ def summary_section(ch, tables, study: str) -> None:
         return
     short = study.removeprefix("ns2_")
     ch.figure(summary_plot(tables, study), f"{short}_summary")
-    ch.caption(f"Figure: {SUMMARY_CAPTION} Summarises {PAPER_FIGURES[study]} of the paper over all seeds. "
-               f"{_source(study)}")
+    fc = flows_caption(tables, study)
+    ch.caption(f"Figure: {SUMMARY_CAPTION}{' Drawn at ' + fc + '.' if fc else ''} Summarises "
+               f"{PAPER_FIGURES[study]} of the paper over all seeds. {_source(study)}")
     ch.table(summary_table(tables, study), f"{study}_summary.csv", index=True,
              note=f"Mean over {n_seeds(tables, study)} seeds with 95% CI; window 20 is NS-2's default cap, 0 no "
-                  f"cap. {{link}}. {_source(study)}")
+                  f"cap{'; every flow count the study ran' if len(flow_counts(tables, study)) > 1 else ''}. {{link}}. "
+                  f"{_source(study)}")
