@@ -123,11 +123,17 @@ def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
     from simulator.reference import ReferenceDataError, check_reference_dir
 
     folder = Path(reference_dir) if Path(reference_dir).is_absolute() else root / reference_dir
-    known = {p.stem: _model_of(p) for d in (root / "config/studies", study_dir) for p in sorted(Path(d).glob("*.yaml"))}
+    known = known_studies(root, study_dir)
     try:
         check_reference_dir(folder, known)
     except ReferenceDataError as e:
         raise StudyError(f"invalid reference data (config key reference_dir: {reference_dir!r}):\n{e}") from None
+
+
+def known_studies(root: Path, study_dir) -> dict:
+    """{study name: its model} of every study claims may name: config/studies and the config's study_dir."""
+    return {p.stem: _model_of(p) for d in (Path(root) / "config/studies", Path(study_dir))
+            for p in sorted(Path(d).glob("*.yaml"))}
 
 
 def _model_of(study_file: Path) -> str:

@@ -14,7 +14,7 @@ import simulator
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.results_origin import check_origin, record_origin
 from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
-from simulator.workflow_config import check_config
+from simulator.workflow_config import check_config, known_studies
 
 min_version("9.0")
 
@@ -82,7 +82,7 @@ onstart:
 
 def _check_reference_data():
     """Every file of reference_dir, before any job; claims may name any study of config/studies or study_dir."""
-    known = {p.stem for d in (Path("config/studies"), STUDY_DIR) for p in d.glob("*.yaml")}
+    known = known_studies(Path("."), STUDY_DIR)     # study name -> model: claims' metrics are checked too
     try:
         return check_reference_dir(config["reference_dir"], known)
     except ReferenceDataError as e:
