@@ -22,12 +22,12 @@ trap 'rm -rf "$TMP"' EXIT
 
 N_SEEDS=$("$PYTHON" -c "import yaml; c = yaml.safe_load(open('config/config.yaml')); print(c['profiles'][c.get('profile', 'default')]['seeds'])")
 echo "== single jobs (default profile: seeds 1-$N_SEEDS in one process, as rule simulate runs them)"
-printf '%-16s %-48s %10s %8s\n' study point "max RSS" wall
+printf '%-16s %-56s %10s %8s\n' study point "max RSS" wall
 # The largest points of the default studies: the longest flows (N = 2000) and the trace study.
 for job in \
     "mm1_N_curve variant~standard/algorithm~cubic/N~2000" \
     "mm1_N_curve variant~standard/algorithm~newreno/N~2000" \
-    "mm1_N_curve variant~as_published/algorithm~reno/N~2000" \
+    "mm1_N_curve variant~as_published/algorithm~published_reno/N~2000" \
     "mm1_N_curve variant~as_published/algorithm~none/N~2000" \
     "mm1_cwnd variant~standard/algorithm~cubic/N~300"; do
     set -- $job
@@ -35,7 +35,7 @@ for job in \
         --seeds "1-$N_SEEDS" --out "$TMP/out.jsonl" >/dev/null
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.txt")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time.txt")
-    printf '%-16s %-48s %7.1f MB %8s\n' "$1" "$2" "$(awk -v r="$rss" 'BEGIN {print r / 1024}')" "$wall"
+    printf '%-16s %-56s %7.1f MB %8s\n' "$1" "$2" "$(awk -v r="$rss" 'BEGIN {print r / 1024}')" "$wall"
 done
 
 [ "$JOBS_ONLY" = 1 ] && exit 0

@@ -238,13 +238,16 @@ def cmd_models(args) -> int:
 def cmd_algorithms(args) -> int:
     """The algorithm catalogue: name, description, loss recovery without SACK, parameters, models."""
     from simulator import registry
+    from simulator.scenarios import mm1_queue
     from simulator.tcp.cc import catalogue
 
     takers = {m: registry.model(m).algorithms for m in registry.MODELS}
     for name in catalogue.NAMES:
         a = catalogue.algorithm(name)
-        models = [m for m, algs in takers.items() if name in algs] or ["mm1 (variant as_published, as "
-                                                                         f"{name.removeprefix('published_')!r})"]
+        # the M/M/1 model with the variant(s) that run it: a name means one algorithm in every model
+        variants = [v for v, algs in mm1_queue.ALGORITHMS_OF.items() if name in algs]
+        models = [f"mm1 (variant {', '.join(variants)})" if m == "mm1" else m
+                  for m, algs in takers.items() if name in algs]
         print(f"{a.name}: {a.description}\n  recovery without SACK: {a.recovery or 'n/a'}; models: {', '.join(models)}")
         for p in a.params:
             print(f"  {p.name}: {p.help} (default {p.default!r}; {_range(p.schema)})")

@@ -3,7 +3,9 @@ dispatch from parameters to a run.
 
 Each model is one module of simulator/scenarios/ that declares DESCRIPTION, PARAMS (simulator/
 params.py), ALGORITHMS, `params_with_defaults(params)` (the one place its defaults are applied and
-its choices checked) and `run(p, key)`. `model(name)` returns the declaration as a
+its choices checked) and `run(p, key)`, and may declare `key_params(p)`: the parameters its run key is
+computed from (mm1_queue keeps the key names of renamed algorithms, so their runs draw the same
+random numbers as before). `model(name)` returns the declaration as a
 simulator.params.Model; the study loader checks studies against it and builds the study schema's
 parameter definitions from it; `run(params, seed)` resolves the parameters once, derives the run key
 from them and runs.
@@ -42,7 +44,14 @@ def resolve(params: dict) -> dict:
     return scenario(params.get("model", "mm1")).params_with_defaults(params)
 
 
+def key(p: dict, seed: int) -> str:
+    """The run key of full parameters `p` (from resolve) and seed index `seed`: computed from the
+    model's key_params(p) where it declares one, else from `p`."""
+    key_params = getattr(scenario(p.get("model", "mm1")), "key_params", None)
+    return run_key(key_params(p) if key_params else p, seed)
+
+
 def run(params: dict, seed: int) -> dict:
     """Run one simulation of `params` (a study point's parameters) with seed index `seed`."""
     p = resolve(params)
-    return scenario(params.get("model", "mm1")).run(p, run_key(p, seed))
+    return scenario(params.get("model", "mm1")).run(p, key(p, seed))

@@ -431,6 +431,19 @@ def _check_exclude(s: Study) -> None:
                 )
 
 
+def _algorithm_place(s: Study, p: Point) -> str:
+    """Where point `p`'s algorithm is written: 'grid.algorithm[2]', 'grids[0].algorithm[1]' (the first
+    grid that gives it, for the point's variant) or 'fixed.algorithm'."""
+    if "algorithm" not in p.values:
+        return "fixed.algorithm"
+    variant, algorithm = p.params["variant"], p.values["algorithm"]
+    grids = [("grid", s.grid)] if not s.grids else [(f"grids[{j}]", g) for j, g in enumerate(s.grids)]
+    for name, g in grids:
+        if algorithm in g.get("algorithm", []) and variant in g.get("variant", [s.fixed.get("variant")]):
+            return f"{name}.algorithm[{g['algorithm'].index(algorithm)}]"
+    return "grid.algorithm"
+
+
 def _check_semantics(s: Study) -> None:
     f = s.file
     if s.name != f.stem:
@@ -464,11 +477,10 @@ def _check_semantics(s: Study) -> None:
                              f"variant as_published, got {variant!r}; allowed values for {variant}: streams")
         allowed = algos.get(variant, [])
         if algorithm not in allowed:
-            where = (
-                f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid else "fixed.algorithm"
-            )
+            from simulator.scenarios.mm1_queue import suggestion
+            hint = suggestion(variant, algorithm) or nearest(algorithm, allowed)
             raise StudyError(
-                f"{f}: {where}: {algorithm!r} is not an algorithm of variant {variant!r}{nearest(algorithm, allowed)}; "
+                f"{f}: {_algorithm_place(s, p)}: {algorithm!r} is not an algorithm of variant {variant!r}{hint}; "
                 f"allowed values: {', '.join(allowed)}. To skip the combination add "
                 f"exclude: [{{variant: {variant}, algorithm: {algorithm}}}]"
             )

@@ -83,13 +83,19 @@ def test_models_take_their_algorithm_lists_from_the_catalogue():
     assert set(registry.model("testbed").algorithms) == network
     assert set(registry.model("ns2").algorithms) == network     # BBR on the SACK sender there
     assert set(mm1_queue.ALGORITHMS_OF["standard"]) == (network - {"bbr"}) | {"none"}
-    assert mm1_queue.ALGORITHMS_OF["as_published"] == ["none", "tahoe", "reno", "cubic"]
+    assert mm1_queue.ALGORITHMS_OF["as_published"] == ["none", *catalogue.PUBLISHED]   # catalogue names
+    assert mm1_queue.ALGORITHMS_OF["as_published"] == ["none", "published_tahoe", "published_reno", "published_cubic"]
 
 
 def test_every_algorithm_has_one_colour_and_label_in_the_book():
-    for name in catalogue.NETWORK:
-        assert name in style.PALETTE and name in style.LABELS
-    assert len(set(style.PALETTE.values())) == len(style.PALETTE)
+    for name in catalogue.NAMES:
+        assert name in style.PALETTE and name in style.LABELS and name in style.ALGORITHMS
+    network = {a: c for a, c in style.PALETTE.items() if a not in catalogue.PUBLISHED}
+    assert len(set(network.values())) == len(network)
+    for name in catalogue.PUBLISHED:   # the paper's code: its base algorithm's colour, its own label
+        base = name.removeprefix("published_")
+        assert style.base(name) == base and style.PALETTE[name] == style.PALETTE[base]
+        assert style.LABELS[name] == f"{style.LABELS[base]} (paper's code)"
 
 
 SHORT = {
@@ -106,8 +112,11 @@ CAPACITY = {"dumbbell": 10, "ns2": 10, "testbed": 50, "mm1": 10}
 @pytest.mark.parametrize("model, name", [(m, a) for m in SHORT for a in registry.model(m).algorithms
                                          if a != "none"])
 def test_every_model_runs_every_algorithm_it_accepts(model, name):
-    out = simulator.run({**SHORT[model], "algorithm": name}, 1)
+    params = {**SHORT[model], "algorithm": name}
+    if name in catalogue.PUBLISHED:
+        params["variant"] = "as_published"      # the M/M/1 paper's code runs only there
+    out = simulator.run(params, 1)
     rate = out.get("metrics", out)[RATE[model]]
     assert math.isfinite(rate) and 0 < rate <= CAPACITY[model] * 1.05, (model, name, rate)
-    again = simulator.run({**SHORT[model], "algorithm": name}, 1)
+    again = simulator.run(params, 1)
     assert json.dumps(out, sort_keys=True) == json.dumps(again, sort_keys=True)   # deterministic

@@ -87,7 +87,7 @@ def test_validate(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("ok ") == len(list(TINY.glob("*.yaml")))
     bad = tmp_path / "mm1_lambda.yaml"
-    bad.write_text((TINY / "mm1_lambda.yaml").read_text().replace("[none, reno]", "[none, tahoee]"))
+    bad.write_text((TINY / "mm1_lambda.yaml").read_text().replace("[none, reno, published_reno]", "[none, tahoee, published_reno]"))
     r = cli("validate", bad)
     assert r.returncode == 2
     assert str(bad) in r.stderr and "grid.algorithm[1]" in r.stderr and "did you mean 'tahoe'" in r.stderr

@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 
 from simulator.report import chapter, figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
 from simulator.report import scorecard_mm1 as sc, style  # noqa: E402
+from simulator.scenarios.mm1_queue import run_name  # noqa: E402
 
 REFERENCE_CSV = """table,metric,unit,sweep,x,algorithm,value,fixed
 V,throughput,packets_per_s,lambda,5,none,4.793,mu=10;K=5;theta=1;N=500
@@ -65,12 +66,13 @@ def table_row(study, variant, algorithm, metric, mean, lam=5.0, K=5, N=500, thet
 
 def lambda_tables():
     """Both variants of mm1_lambda, except Tahoe at lambda=10 in `standard` (not run); our means sit on
-    the paper's numbers except none at lambda=10, which is far off."""
+    the paper's numbers except none at lambda=10, which is far off. as_published ran the paper's Tahoe
+    as published_tahoe."""
     rows = []
     for variant in style.VARIANTS:
         for alg, lam, mean in (("none", 5, 4.793), ("tahoe", 5, 4.8), ("none", 10, 9.5), ("tahoe", 10, 8.1)):
             if not (variant == "standard" and alg == "tahoe" and lam == 10):
-                rows.append(table_row("mm1_lambda", variant, alg, "throughput", mean, lam=lam))
+                rows.append(table_row("mm1_lambda", variant, run_name(variant, alg), "throughput", mean, lam=lam))
     return pd.DataFrame(rows)
 
 
@@ -107,15 +109,19 @@ def test_show_published_tables_writes_each_table_and_counts_inside(reference, sh
 
 
 def curve_tables(study="mm1_lambda_curve"):
-    return pd.DataFrame([table_row(study, v, a, m, 1.0 + x, lam=float(x))
+    return pd.DataFrame([table_row(study, v, run_name(v, a), m, 1.0 + x, lam=float(x))
                          for v in style.VARIANTS for a in ("none", "reno") for m in style.METRICS for x in (5, 7, 9)])
 
 
 def test_curve_figure_draws_each_algorithm_once_per_panel(reference):
     fig = m1.curve_figure(curve_tables(), reference, "lambda")
     assert len(fig.axes) == len(style.VARIANTS) * len(style.METRICS)
-    for ax in fig.axes:
-        assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == ["none", "Reno"]
+    for ax, variant in zip(fig.axes, [v for v in style.VARIANTS for _ in style.METRICS]):
+        reno = "Reno (paper's code)" if variant == "as_published" else "Reno"
+        assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == ["none", reno]
+        assert ax.get_lines()[-1].get_color() == style.PALETTE["reno"]   # the paper's Reno: Reno's colour
+    # one legend entry per colour
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["none", "Reno", "paper (Tables V-XIII)"]
     # the paper's numbers: none has throughput at two lambdas, drawn as circles in the throughput panels
     assert sum(len(ln.get_xdata()) for ln in fig.axes[0].get_lines() if ln.get_marker() == "o") == 2
     assert m1.fixed_params(curve_tables(), "lambda") == "mu=10, K=5, theta=1, N=500"
@@ -130,7 +136,7 @@ def test_show_curve_skips_a_study_the_profile_did_not_run(reference):
 
 
 def traces(Ns=(50, 300)):
-    return pd.DataFrame([{"study": "mm1_cwnd", "variant": v, "algorithm": a, "N": n, "seed": s, "t": t,
+    return pd.DataFrame([{"study": "mm1_cwnd", "variant": v, "algorithm": run_name(v, a), "N": n, "seed": s, "t": t,
                           "cwnd": c} for v in style.VARIANTS for a in checks.CWND_ALGS for n in Ns
                          for s in (1, 2) for t, c in ((0.0, 1.0), (1.0, 4.0), (2.0, 2.0))])
 
@@ -148,6 +154,12 @@ def test_cwnd_overlay_puts_tahoe_and_reno_together_and_cubic_alone():
     one = traces()[lambda d: (d["N"] == 300) & (d["seed"] == 1) & (d["variant"] == "standard")]
     fig = checks.cwnd_overlay(one, 300)
     assert [[ln.get_label() for ln in ax.get_lines()] for ax in fig.axes] == [["Tahoe", "Reno"], ["Cubic"]]
+    pub = traces()[lambda d: (d["N"] == 300) & (d["seed"] == 1) & (d["variant"] == "as_published")]
+    fig = checks.cwnd_overlay(pub, 300)
+    assert [[ln.get_label() for ln in ax.get_lines()] for ax in fig.axes] == \
+        [["Tahoe (paper's code)", "Reno (paper's code)"], ["Cubic (paper's code)"]]
+    fig = checks.cwnd_grid(traces()[lambda d: d["variant"] == "as_published"], "as_published")
+    assert len(fig.axes) == 3 * 2 and fig.axes[2].get_title().startswith("Reno (paper's code), N = 50")
 
 
 def test_overlay_n_prefers_the_papers_300():
@@ -200,10 +212,11 @@ def test_show_closed_forms_counts_agreeing_cells(shown_html):
 
 def test_replay_audit_tells_exact_last_digit_and_differing_apart(reference, shown_html):
     means = {("none", 5): 4.79304, ("tahoe", 5): 4.81, ("none", 10): 8.5, ("tahoe", 10): 8.1}
-    replay = pd.DataFrame([table_row("mm1_replay_lambda", "as_published", a, "throughput", m, lam=float(x))
-                           for (a, x), m in means.items()])
+    replay = pd.DataFrame([table_row("mm1_replay_lambda", "as_published", run_name("as_published", a), "throughput", m,
+                                     lam=float(x)) for (a, x), m in means.items()])
     audit = checks.replay_audit(replay, reference)
     assert audit["match"].tolist() == ["exact", "last digit", "differs", "exact"]
+    assert audit["algorithm"].tolist() == ["none", "published_tahoe", "none", "published_tahoe"]
     assert audit["replay"].tolist() == ["4.793", "4.81", "8.500", "8.1"]
     assert audit["sweep"].tolist() == ["lambda=5", "lambda=5", "lambda=10", "lambda=10"]
     ch = FakeChapter()

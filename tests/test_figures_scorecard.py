@@ -76,7 +76,11 @@ def test_load_keeps_every_papers_claim_text_with_where_it_is_stated(card):
 def test_mm1_numbers_parse_table_and_algorithm(card):
     numbers = fs.mm1_numbers(card)
     assert len(numbers) == 6
-    assert set(zip(numbers["table"], numbers["algorithm"])) == {("V", "tahoe"), ("V", "reno"), ("XI", "tahoe")}
+    std = numbers[numbers["variant"] == "standard"]
+    assert set(zip(std["table"], std["algorithm"])) == {("V", "tahoe"), ("V", "reno"), ("XI", "tahoe")}
+    pub = numbers[numbers["variant"] == "as_published"]   # the paper's rows ran as its published code
+    assert set(zip(pub["table"], pub["algorithm"])) == {("V", "published_tahoe"), ("V", "published_reno"),
+                                                        ("XI", "published_tahoe")}
 
 
 def test_verdict_counts_and_target(card):
@@ -106,7 +110,11 @@ def test_numbers_figure_draws_each_algorithm_once_per_panel(card):
     fig = fs.numbers_figure(fs.mm1_numbers(card))
     assert len(fig.axes) == len(style.VARIANTS)
     labels = [[ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
-    assert labels == [["Tahoe", "Reno"], ["Tahoe", "Reno"]]
+    assert labels == [["Tahoe (paper's code)", "Reno (paper's code)"], ["Tahoe", "Reno"]]
+    colours = [[ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
+    assert colours[0] == colours[1] == [style.PALETTE["tahoe"], style.PALETTE["reno"]]
+    xs = [[ln.get_xdata()[0] for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
+    assert xs[0] == xs[1]   # Table V: each algorithm at the same place in both panels
 
 
 def test_show_mm1_outside_lists_numbers_not_inside(card, shown_html):

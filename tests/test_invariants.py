@@ -3,6 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simulator
+from simulator.scenarios.mm1_queue import run_name
 
 scenario = st.fixed_dictionaries({
     "model": st.just("mm1"),
@@ -11,7 +12,7 @@ scenario = st.fixed_dictionaries({
     "lambda": st.floats(0.5, 40), "mu": st.floats(0.5, 40),
     "K": st.integers(1, 12), "theta": st.one_of(st.none(), st.floats(0.01, 5)),
     "N": st.integers(1, 300), "prop_delay": st.floats(0, 0.3),
-})
+}).map(lambda p: {**p, "algorithm": run_name(p["variant"], p["algorithm"])})   # as_published: published_reno, ...
 
 
 @settings(max_examples=150, deadline=None)

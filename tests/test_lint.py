@@ -41,7 +41,7 @@ def test_bad_study_aborts_with_its_message(repo, tmp_path):
     studies = tmp_path / "studies"
     studies.mkdir()
     good = (ROOT / "config/test/studies/mm1_lambda.yaml").read_text()
-    (studies / "mm1_lambda.yaml").write_text(good.replace("[none, reno]", "[none, renoo]"))
+    (studies / "mm1_lambda.yaml").write_text(good.replace("[none, reno, published_reno]", "[none, renoo, published_reno]"))
     cfg = tmp_path / "config.yaml"
     cfg.write_text(yaml.safe_dump({"studies": ["mm1_lambda"], "study_dir": str(studies), "profile": "default",
                                    "profiles": {"default": {"seeds": 2}}}))

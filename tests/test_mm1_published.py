@@ -7,7 +7,7 @@ import simulator
 from simulator.core.seeding import run_key
 from simulator.interpreted import mm1_published as interpreted
 from simulator.models.mm1_published import PublishedMM1
-from simulator.registry import resolve
+from simulator.registry import key, resolve
 from simulator.scenarios.mm1_queue import ALGORITHMS_OF
 from simulator.tcp.cc.base import CongestionControl
 
@@ -26,7 +26,7 @@ class FixedWindow(CongestionControl):
 
 
 def params(**kw):
-    p = {"model": "mm1", "variant": "as_published", "algorithm": "tahoe", "lambda": 10, "mu": 10,
+    p = {"model": "mm1", "variant": "as_published", "algorithm": "published_tahoe", "lambda": 10, "mu": 10,
          "K": 5, "theta": 1, "N": 500}
     p.update(kw)
     return p
@@ -77,22 +77,23 @@ def test_cwnd_trace_shows_tahoe_returning_to_one():
     assert cw[0] == 1.0 and cw.count(1.0) > 3 and max(cw) > 4
 
 
-@pytest.mark.parametrize("alg", ["none", "tahoe", "reno", "cubic"])
+@pytest.mark.parametrize("alg", ["none", "published_tahoe", "published_reno", "published_cubic"])
 def test_interpreted_twin_is_bit_identical(alg):
     for seed in range(3):
         p = params(algorithm=alg, **{"lambda": 15})
         compiled = simulator.run(p, seed)["metrics"]
-        twin = interpreted.run(run_key(resolve(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
+        twin = interpreted.run(key(resolve(p), seed), 15.0, 10.0, 5, 1.0, 500, alg)
         for k, v in twin.items():
             assert compiled[k] == v, (alg, seed, k)
 
 
 @pytest.mark.parametrize("alg,expected", [
-    ("none", (8.467, 0.2492, 11.0)), ("tahoe", (9.5885, 0.3495, 7.6)), ("cubic", (8.791, 0.3424, 5.0))])
+    ("none", (8.467, 0.2492, 11.0)), ("published_tahoe", (9.5885, 0.3495, 7.6)),
+    ("published_cubic", (8.791, 0.3424, 5.0))])
 def test_replaying_the_papers_stream_gives_its_printed_lambda10_column(alg, expected):
     # one legacy numpy stream seeded 42, drawn in event order, as the paper's code did
     m = simulator.run(params(algorithm=alg, rng="paper_legacy"), 0)["metrics"]
-    got = (round(m["throughput"], 4 if alg == "tahoe" else 3), round(m["avg_delay"], 4),
+    got = (round(m["throughput"], 4 if alg == "published_tahoe" else 3), round(m["avg_delay"], 4),
            round(m["loss_rate"], 1))
     assert got == expected
     assert simulator.run(params(algorithm=alg, rng="paper_legacy"), 5) == \
@@ -101,7 +102,7 @@ def test_replaying_the_papers_stream_gives_its_printed_lambda10_column(alg, expe
 
 def test_paper_stream_only_for_as_published():
     with pytest.raises(ValueError, match="rng 'paper_legacy' not allowed for variant standard"):
-        simulator.run(params(variant="standard", rng="paper_legacy"), 0)
+        simulator.run(params(variant="standard", algorithm="tahoe", rng="paper_legacy"), 0)
 
 
 def test_trace_interval_bounds_the_trace():
@@ -111,3 +112,24 @@ def test_trace_interval_bounds_the_trace():
     assert all(b - a >= 1.0 for a, b in zip(thin["t"], thin["t"][1:]))
     assert simulator.run(params(N=2000, trace_interval=1.0), 0)["metrics"] == \
         simulator.run(params(N=2000), 0)["metrics"]          # recording never changes the run
+
+
+@pytest.mark.parametrize("alg", ["published_tahoe", "published_reno", "published_cubic"])
+def test_published_names_keep_the_run_keys_of_their_former_names(alg):
+    # studies once wrote variant as_published with algorithm tahoe|reno|cubic: the run key keeps that
+    # name (mm1_queue.KEY_NAMES), so every run draws the same random numbers as before the renaming
+    p = resolve(params(algorithm=alg))
+    for seed in (1, 7):
+        assert key(p, seed) == run_key({**p, "algorithm": alg.removeprefix("published_")}, seed)
+        assert key(p, seed) != run_key(p, seed)
+    standard = resolve(params(variant="standard", algorithm="reno"))
+    assert key(standard, 1) == run_key(standard, 1)         # other names: the key is the parameters'
+
+
+@pytest.mark.parametrize("variant,alg,hint", [
+    ("as_published", "reno", "did you mean 'published_reno', the paper's Reno code?"),
+    ("standard", "published_cubic", "did you mean 'cubic'? published_cubic runs only in variant as_published")])
+def test_a_name_means_one_algorithm(variant, alg, hint):
+    with pytest.raises(ValueError) as e:
+        simulator.run(params(variant=variant, algorithm=alg), 0)
+    assert hint in str(e.value) and f"algorithm {alg!r} unknown for variant {variant}" in str(e.value)

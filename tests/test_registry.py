@@ -90,7 +90,8 @@ def test_every_shipped_study_uses_only_declared_keys():
 
 RUNS = {  # a short run of each model, in the variants whose outputs differ
     "mm1": [{"model": "mm1", "variant": v, "algorithm": a, "lambda": 9, "mu": 10, "K": 5, "theta": None, "N": 300}
-            for v in ("as_published", "standard") for a in ("none", "reno")],
+            for v, a in (("as_published", "none"), ("as_published", "published_reno"), ("standard", "none"),
+                         ("standard", "reno"))],
     "dumbbell": [{"model": "dumbbell", "algorithm": "cubic", "flows": 2, "duration": 3, "warmup": 1}],
     "ns2": [{"model": "ns2", "algorithm": "reno", "duration": 20}],
     "testbed": [{"model": "testbed", "algorithm": "cubic", "duration": 5, "warmup": 1, "bidir": b} for b in (False, True)],

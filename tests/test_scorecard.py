@@ -61,7 +61,7 @@ def test_mm1k_rejects_bad_parameters(args):
 STAT = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", "run_min", "run_max"]
 
 
-def row(study, algorithm, metric, mean, half=0.01, spread=0.1, variant="as_published", **params):
+def row(study, algorithm, metric, mean, half=0.01, spread=0.1, variant="standard", **params):
     base = {"lambda": 10, "mu": 10, "K": 5, "theta": 1, "N": 500}
     base.update(sc.FIXED.get(study, {}))
     base.update(params)
@@ -108,10 +108,18 @@ def test_number_rows_inside_outside_missing():
     ])
     df = table([row("mm1_lambda", "tahoe", "throughput", 8.4, spread=0.1, **{"lambda": 5}),
                 row("mm1_lambda", "tahoe", "throughput", 9.0, spread=0.1, **{"lambda": 10})])
-    rows = sc.number_rows(df, ref, "as_published")
+    rows = sc.number_rows(df, ref, "standard")
     assert [r["verdict"] for r in rows] == ["inside", "outside", "missing"]
     assert rows[0]["item"] == "Table V lambda=5 tahoe"
     assert rows[0]["n_seeds"] == 10 and rows[2]["n_seeds"] == 0
+    # as_published ran the paper's Tahoe row as the published code, published_tahoe; the item keeps
+    # the paper's row name
+    pub = df.assign(variant="as_published", algorithm="published_tahoe")
+    rows = sc.number_rows(pd.concat([df, pub]), ref, "as_published")
+    assert [r["verdict"] for r in rows] == ["inside", "outside", "missing"]
+    assert rows[0]["item"] == "Table V lambda=5 tahoe" and rows[0]["variant"] == "as_published"
+    assert [r["verdict"] for r in sc.number_rows(df.assign(variant="as_published"), ref, "as_published")] == \
+        ["missing"] * 3   # 'tahoe' in as_published is no run of the paper's code
 
 
 def test_rounding_tolerance_keeps_a_number_on_the_edge_inside():
@@ -120,10 +128,10 @@ def test_rounding_tolerance_keeps_a_number_on_the_edge_inside():
                          "fixed": "mu=10;K=5;theta=1;N=500"}])
     # per-run range [0.204, 0.5]: 0.20 printed could be 0.204 -> inside
     df = table([row("mm1_lambda", "none", "loss_rate", 0.352, spread=0.148, **{"lambda": 5})])
-    assert sc.number_rows(df, ref, "as_published")[0]["verdict"] == "inside"
+    assert sc.number_rows(df, ref, "standard")[0]["verdict"] == "inside"
 
 
-def lam_table(metric, values, variant="as_published", **kw):
+def lam_table(metric, values, variant="standard", **kw):
     """{lambda: {alg: mean}} -> rows of study mm1_lambda."""
     return [row("mm1_lambda", a, metric, m, variant=variant, **kw, **{"lambda": lam})
             for lam, d in values.items() for a, m in d.items()]
@@ -131,7 +139,7 @@ def lam_table(metric, values, variant="as_published", **kw):
 
 def test_number_rows_fill_the_rule_columns_empty():
     ref = sc.load_reference(REFERENCE).head(2)
-    rows = sc.number_rows(table(lam_table("throughput", {5: {"none": 4.8}})), ref, "as_published")
+    rows = sc.number_rows(table(lam_table("throughput", {5: {"none": 4.8}})), ref, "standard")
     assert all(math.isnan(r["p_value"]) and r["rule"] == "" and r["note"] == "" for r in rows)
 
 
@@ -244,7 +252,7 @@ def test_claims_mm1_6_and_7_trends():
     assert d.verdict == "not_testable" and d.note == "missing table cells: mm1_N reno"
 
 
-def trace(alg, cwnd, variant="as_published", seed=0, N=50, t=None):
+def trace(alg, cwnd, variant="standard", seed=0, N=50, t=None):
     t = np.arange(len(cwnd), dtype=float) if t is None else t
     return pd.DataFrame({"study": "mm1_cwnd", "variant": variant, "algorithm": alg, "N": N, "seed": seed,
                          "t": t, "cwnd": cwnd})
@@ -307,6 +315,17 @@ def test_claim_mm1_8_linear_or_convex_regrowth_is_contradicted(shape):
     assert d.verdict == "contradicted", d.note
     assert f"{SHAPE}: reversed" in d.note and "seed 2: 0 of 4 judged" in d.note
     assert sum(c.holds for c in d.comparisons) == 5   # only the shape fails
+
+
+def test_claim_mm1_8_names_the_published_code_in_as_published():
+    frames = seeds([1, 2, 3, 4, 5]).assign(variant="as_published")
+    frames["algorithm"] = "published_" + frames["algorithm"]
+    d = sc.claim_mm1_8(frames).decision
+    assert d.verdict == "reproduced", d.note
+    assert "published_tahoe resets to 1" in d.note and "published_reno halves" in d.note
+    assert SHAPE.replace("cubic", "published_cubic", 1) in {c.label for c in d.comparisons}
+    plain = seeds([1, 2, 3]).assign(variant="as_published")   # textbook names: no run of the paper's code
+    assert sc.claim_mm1_8(plain).decision.verdict == "not_testable"
 
 
 def test_claim_mm1_8_contradicted_when_a_pattern_is_absent():
@@ -385,7 +404,8 @@ def test_analytic_comparison_ignores_prop_delay_for_as_published():
 def test_build_has_the_expected_shape():
     ref = sc.load_reference(REFERENCE)
     assert len(ref) == 108
-    df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "cubic": 7.6}})
+    df = table(lam_table("throughput", {5: {"none": 4.8, "published_tahoe": 8.4, "published_reno": 8.5,
+                                            "published_cubic": 7.6}}, variant="as_published")
                + lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "newreno": 8.5, "cubic": 7.6}},
                            variant="standard"))
     card, notes = sc.build(df, None, ref)
@@ -397,6 +417,10 @@ def test_build_has_the_expected_shape():
     one = claims.set_index(["item", "variant"]).loc[("mm1-1", "standard")]
     assert one["verdict"] == "reproduced" and one["p_value"] < 1e-10 and one["rule"] == rule.RULE
     assert one["note"] == "4 of 4 comparisons hold significantly."
+    pub = claims.set_index(["item", "variant"]).loc[("mm1-1", "as_published")]
+    assert pub["verdict"] == "reproduced" and pub["note"] == "3 of 3 comparisons hold significantly."
+    pub_notes = notes.set_index(["item", "variant"]).loc[("mm1-1", "as_published"), "note"]
+    assert "published_tahoe > none (8.4 vs 4.8)" in pub_notes and " tahoe >" not in pub_notes
     untested = claims.set_index(["item", "variant"]).loc[("mm1-2", "standard")]
     assert untested["verdict"] == "not_testable" and untested["rule"] == "" and math.isnan(untested["p_value"])
     nums = card[~card["item"].str.startswith("mm1-")]

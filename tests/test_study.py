@@ -19,12 +19,21 @@ def base_study(name="mm1_t"):
         "title": "test study",
         "model": "mm1",
         "grid": {
-            "variant": ["as_published", "standard"],
+            "variant": ["standard"],
             "algorithm": ["none", "tahoe", "cubic"],
             "lambda": [5, 10.0],
         },
         "fixed": {"mu": 10, "K": 5, "theta": 1, "N": 100},
     }
+
+
+def both_variants(name="mm1_t"):
+    """base_study over both variants, one grid each: the paper's code by its catalogue names."""
+    doc = base_study(name)
+    grid = doc.pop("grid")
+    doc["grids"] = [{**grid, "variant": ["as_published"], "algorithm": ["none", "published_tahoe", "published_cubic"]},
+                    grid]
+    return doc
 
 
 def write(tmp_path, doc, name=None):
@@ -75,12 +84,12 @@ def test_misspelled_grid_key(tmp_path):
     pytest.param("fixed", "theta", 0, ("fixed.theta", "0", "> 0"), id="zero_rate-theta"),
     pytest.param("fixed", "K", 0, ("fixed.K", ">= 1"), id="zero_buffer"),
     pytest.param("grid", "algorithm", [], ("grid.algorithm", "empty list"), id="empty_grid_list"),
-    pytest.param("grid", "algorithm", ["none", "newreno"],
-                 ("grid.algorithm[1]", "'newreno'", "'as_published'", "exclude",
+    pytest.param("grid", "variant", ["as_published", "standard"],
+                 ("grid.algorithm[1]", "'tahoe'", "'as_published'", "exclude",
                   ", ".join(ALGORITHMS_OF["as_published"])),
                  id="algorithm_not_in_variant_suggests_exclude"),
-    pytest.param(None, "exclude", [{"variant": "as_publishd"}],
-                 ("exclude[0].variant", "did you mean 'as_published'"),
+    pytest.param(None, "exclude", [{"variant": "standart"}],
+                 ("exclude[0].variant", "did you mean 'standard'"),
                  id="exclude_with_unknown_value"),
     pytest.param("fixed", "lambda", 3, ("fixed.lambda", "grid"), id="key_in_grid_and_fixed"),
 ])
@@ -97,8 +106,25 @@ def test_file_stem_mismatch(tmp_path):
     assert "study" in msg and "'mm1_t'" in msg and "mm1_other" in msg
 
 
+def test_a_name_means_one_algorithm_the_papers_reno_is_published_reno(tmp_path):
+    doc = base_study()
+    doc["grid"]["variant"] = ["as_published", "standard"]
+    doc["grid"]["algorithm"] = ["none", "reno"]
+    msg = error_of(tmp_path, doc)
+    assert msg == (f"{tmp_path / 'mm1_t.yaml'}: grid.algorithm[1]: 'reno' is not an algorithm of variant "
+                   "'as_published' (did you mean 'published_reno', the paper's Reno code?); allowed values: none, "
+                   "published_tahoe, published_reno, published_cubic. To skip the combination add "
+                   "exclude: [{variant: as_published, algorithm: reno}]")
+    doc = both_variants()
+    doc["grids"][1]["algorithm"] = ["none", "published_reno"]   # the paper's code in the standard variant
+    msg = error_of(tmp_path, doc)
+    assert "grids[1].algorithm[1]: 'published_reno' is not an algorithm of variant 'standard'" in msg
+    assert "did you mean 'reno'? published_reno runs only in variant as_published" in msg
+
+
 def test_exclude_makes_newreno_valid(tmp_path):
     doc = base_study()
+    doc["grid"]["variant"] = ["as_published", "standard"]
     doc["grid"]["algorithm"] = ["none", "newreno"]
     doc["exclude"] = [{"variant": "as_published", "algorithm": "newreno"}]
     s = load_study(write(tmp_path, doc))
@@ -123,11 +149,12 @@ def test_yaml_exponent_is_a_float(tmp_path):
 
 # ----------------------------------------------------------------- grid expansion
 def test_grid_expansion_order_paths_and_types(tmp_path):
-    s = load_study(write(tmp_path, base_study()))
+    s = load_study(write(tmp_path, both_variants()))
     points = s.points()
     assert len(points) == 2 * 3 * 2
     assert points[0].path == "variant~as_published/algorithm~none/lambda~5"
     assert points[1].path == "variant~as_published/algorithm~none/lambda~10.0"  # kept as written
+    assert points[2].path == "variant~as_published/algorithm~published_tahoe/lambda~5"
     assert points[-1].path == "variant~standard/algorithm~cubic/lambda~10.0"
     p = points[0].params
     assert p["model"] == "mm1" and p["trace"] is False
@@ -144,7 +171,7 @@ def test_theta_null_stays_none(tmp_path):
 
 
 def test_point_from_path_roundtrip_and_hint(tmp_path):
-    s = load_study(write(tmp_path, base_study()))
+    s = load_study(write(tmp_path, both_variants()))
     for p in s.points():
         assert point_from_path(s, p.path) == p
     with pytest.raises(StudyError, match="did you mean"):

@@ -149,7 +149,8 @@ class Cubic:
             self.k = math.cbrt(self.w_max * (1.0 - self.BETA) / self.C)
 
 
-ALGORITHMS = {"none": None, "tahoe": Tahoe, "reno": Reno, "cubic": Cubic}
+# by catalogue name, as the as_published variant names them (simulator/scenarios/mm1_queue.py)
+ALGORITHMS = {"none": None, "published_tahoe": Tahoe, "published_reno": Reno, "published_cubic": Cubic}
 
 
 def run(key, lam, mu, K, theta, N, algorithm):

@@ -27,7 +27,8 @@ def study_file(study) -> str:
 def published_tables(tables: pd.DataFrame, reference: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """{paper table: one row per published number and variant}: the paper's number, our statistics
     and whether it lies inside our per-run range, as the scorecard decides it. A number no study
-    produced has no statistics (the columns are absent from its row, as in the download)."""
+    produced has no statistics (the columns are absent from its row, as in the download). `algorithm`
+    is the paper's row (tahoe); in variant as_published it ran as the published code (published_tahoe)."""
     decided = {v: sc.number_rows(tables, reference, v) for v in style.VARIANTS}
     out = {}
     for tab, ref in reference.groupby("table", sort=False):
@@ -130,14 +131,15 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
                 ax.plot(g[sweep], g["mean"], color=style.PALETTE[a], label=style.LABELS[a], lw=1.6)
                 ax.fill_between(g[sweep], g["ci_low"], g["ci_high"], color=style.PALETTE[a], alpha=0.2, lw=0)
                 p = reference[(reference["sweep"] == sweep) & (reference["metric"] == metric)
-                              & (reference["algorithm"] == a)]
+                              & (reference["algorithm"] == style.base(a))]   # the paper's row of published_x: x
                 if len(p):
                     ax.plot(p["x"], p["value"], ls="none", marker="o", ms=6, mfc=style.PALETTE[a], mec="black", mew=0.8)
             ax.set_xlabel(style.PARAM_LABELS[sweep])
             ax.set_ylabel(style.METRICS[metric])
             ax.set_title(f"{style.VARIANT_TITLES[variant]}", fontsize=9)
+    # one entry per colour: the as_published row draws the paper's code of each algorithm in its colour
     handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.6, label=style.LABELS[a])
-               for a in style.order(df["algorithm"].unique())]
+               for a in style.order({style.base(a) for a in df["algorithm"].unique()})]
     handles.append(plt.Line2D([], [], ls="none", marker="o", mfc="white", mec="black", label="paper (Tables V-XIII)"))
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), bbox_to_anchor=(0.5, 1.02))
     fig.tight_layout(rect=(0, 0, 1, 0.96))
@@ -153,6 +155,7 @@ def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sw
     ch.figure(curve_figure(df, reference, sweep), f"curve_{sweep}")
     ch.caption(
         f"Figure: throughput, delay and loss vs {sweep} ({fixed_params(df, sweep)}), mean over seeds with the "
-        f"95% confidence band, for both model variants. Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
+        f"95% confidence band, for both model variants (the `as_published` row runs the paper's code of each "
+        f"algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
         f"grid; circles are the paper's published numbers. Made from `{study_file(study)}` "
         f"(the table points themselves come from `{study_file(table_study)}`).")

@@ -10,8 +10,9 @@ from simulator.report import chapter
 from simulator.report import mm1k, style
 from simulator.report import scorecard_mm1 as sc
 from simulator.report.figures_mm1 import study_file
+from simulator.scenarios.mm1_queue import run_name
 
-CWND_ALGS = ("tahoe", "reno", "cubic")  # the paper's Figures 6, 7, 8
+CWND_ALGS = ("tahoe", "reno", "cubic")  # the paper's Figures 6, 7, 8 (as_published: the published_* code of each)
 OVERLAY_N = 300  # N of the paper's Figures 1 and 2
 
 
@@ -33,7 +34,8 @@ def cwnd_grid(tv: pd.DataFrame, variant: str):
     first seed bold. `tv`: the traces of one variant."""
     import matplotlib.pyplot as plt
 
-    algs = [a for a in CWND_ALGS if a in set(tv["algorithm"])]
+    algs = sorted((a for a in set(tv["algorithm"]) if style.base(a) in CWND_ALGS),
+                  key=lambda a: CWND_ALGS.index(style.base(a)))
     Ns = sorted(tv["N"].unique())
     fig, axes = plt.subplots(len(algs), len(Ns), figsize=(5.2 * len(Ns), 2.4 * len(algs)), squeeze=False)
     seed0 = tv["seed"].min()
@@ -57,8 +59,9 @@ def cwnd_overlay(tv: pd.DataFrame, n):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 2.8))
+    ran = {style.base(a): a for a in tv["algorithm"].unique()}   # tahoe -> published_tahoe in as_published
     for ax, algs, fig_no in ((axes[0], ("tahoe", "reno"), 1), (axes[1], ("cubic",), 2)):
-        for a in algs:
+        for a in (ran.get(b, b) for b in algs):
             g = tv[tv["algorithm"] == a].sort_values("t")
             ax.step(g["t"], g["cwnd"], where="post", color=style.PALETTE[a], label=style.LABELS[a], lw=1.3)
         _cwnd_axes(ax, f"Fig. {fig_no} analogue, N = {n}")
@@ -83,7 +86,9 @@ def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
     ch.figure(cwnd_grid(tv, variant), f"cwnd_{variant}")
     ch.caption(
         f"Figure: congestion window over time, variant `{variant}`, for the short (N={Ns[0]}) and longer "
-        f"(N={Ns[-1]}) flows of the paper's Figures 6-8 (Tahoe, Reno, Cubic). The bold line is seed {seed0}; "
+        f"(N={Ns[-1]}) flows of the paper's Figures 6-8 (Tahoe, Reno, Cubic"
+        + (": the paper's code of each, published_tahoe, published_reno, published_cubic" if variant == "as_published" else "")
+        + f"). The bold line is seed {seed0}; "
         f"faint lines are the other seeds. Made from {_studies(tv)}.")
     n = overlay_n(traces)
     one = traces[(traces["variant"] == variant) & (traces["N"] == n) & (traces["seed"] == traces["seed"].min())]
@@ -167,20 +172,22 @@ def _match(printed: str, paper: str, ours: float, decimals: int) -> str:
 
 def replay_audit(tables: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
     """Per published number: the paper's printed text and the replay's mean printed to as many
-    decimals, and whether they match. Empty when no replay study ran."""
+    decimals, and whether they match; `algorithm` is the published code that replayed the paper's
+    row (published_tahoe for Tahoe). Empty when no replay study ran."""
     replay = tables[tables["study"].str.startswith("mm1_replay_")]
     if replay.empty:
         return pd.DataFrame()
     rows = []
     for _, r in reference.iterrows():
         paper = r["value_text"]
-        hit = replay[(replay["study"] == f"mm1_replay_{r['sweep']}") & (replay["algorithm"] == r["algorithm"])
+        hit = replay[(replay["study"] == f"mm1_replay_{r['sweep']}")
+                     & (replay["algorithm"] == run_name("as_published", r["algorithm"]))   # replays run the published code
                      & (replay["metric"] == r["metric"]) & (replay[r["sweep"]].astype(float) == float(r["x"]))]
         decimals = len(paper.split(".")[1]) if "." in paper else 0
         ours = float(hit["mean"].iloc[0]) if len(hit) else float("nan")
         printed = f"{ours:.{decimals}f}"
         rows.append({"table": r["table"], "metric": r["metric"], "sweep": f"{r['sweep']}={r['x']}",
-                     "algorithm": r["algorithm"], "paper": paper, "replay": printed,
+                     "algorithm": run_name("as_published", r["algorithm"]), "paper": paper, "replay": printed,
                      "match": _match(printed, paper, ours, decimals)})
     return pd.DataFrame(rows)
 

@@ -14,6 +14,7 @@ import yaml
 from simulator.report import chapter
 from simulator.report import style
 from simulator.report.html_view import verdict_cell
+from simulator.scenarios.mm1_queue import run_name
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
 NUMBER_VERDICTS = ["inside", "outside", "missing"]
@@ -66,10 +67,11 @@ def verdict_counts(numbers: pd.DataFrame, by: str) -> pd.DataFrame:
 
 def mm1_numbers(card: Card) -> pd.DataFrame:
     """The scorecard's rows of the 108 published numbers ('Table V lambda=5 tahoe'), with the paper
-    table and algorithm parsed from the item."""
+    table parsed from the item and the algorithm that ran the item's paper row in the row's variant
+    (as_published: the published code, published_tahoe)."""
     rows = card.rows[card.rows["paper"] == "mm1"]
     numbers = rows[~rows["item"].str.startswith("mm1-")].copy()
-    numbers["algorithm"] = numbers["item"].str.split().str[-1]
+    numbers["algorithm"] = [run_name(v, i.split()[-1]) for v, i in zip(numbers["variant"], numbers["item"])]
     numbers["table"] = numbers["item"].str.split().str[1]
     return numbers
 
@@ -117,7 +119,7 @@ def numbers_figure(numbers: pd.DataFrame):
         d = numbers[(numbers["variant"] == variant) & (numbers["verdict"] != "missing")]
         for a in style.order(d["algorithm"].unique()):
             g = d[d["algorithm"] == a]
-            x = np.array([MM1_TABLES.index(t) for t in g["table"]]) + 0.12 * (style.ALGORITHMS.index(a) - 2)
+            x = np.array([MM1_TABLES.index(t) for t in g["table"]]) + 0.12 * (style.ALGORITHMS.index(style.base(a)) - 2)
             rel = lambda v: 100 * (v / g["paper_value"] - 1)  # noqa: E731
             ax.vlines(x, rel(g["run_p025"]), rel(g["run_p975"]), color=style.PALETTE[a], alpha=0.5, lw=2)
             ax.plot(x, rel(g["ours_mean"]), ls="none", marker="o", ms=3.5, color=style.PALETTE[a], label=style.LABELS[a])

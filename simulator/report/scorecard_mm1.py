@@ -8,6 +8,11 @@ Rows in verdicts.SCORECARD_COLUMNS, paper `mm1`, one set per model variant:
     `not_testable`, decided by the one rule (simulator/report/claim_rule.py) with its p_value, and
     every comparison as a note row (item, variant, verdict, note).
 
+Names: the paper's rows are none, tahoe, reno, cubic; in variant as_published they ran as the published
+code's catalogue entries (published_tahoe, ...; simulator/scenarios/mm1_queue.py run_name), in standard
+as the textbook algorithms of the same names. A published number's item keeps the paper's row
+('Table V lambda=5 tahoe'); a claim's comparisons name the algorithm that ran ('published_tahoe > none').
+
 Claim logic: one small function per claim, each taking the long table (all mm1 studies of one
 variant; mm1-8 the cwnd traces) and returning the comparisons the claim makes, decided by
 claim_rule.decide: orderings between table rows (Welch, Holm across the claim's comparisons),
@@ -29,6 +34,7 @@ import pandas as pd
 from simulator.report import claim_rule as rule, cwnd_shapes as shapes, mm1k
 from simulator.report.io import read_csvs
 from simulator.report.verdicts import SCORECARD_COLUMNS, claims_in_order
+from simulator.scenarios.mm1_queue import paper_name, run_name
 
 log = logging.getLogger("scorecard")
 
@@ -43,8 +49,20 @@ REL_TOL = 0.03
 ABS_TOL = {"throughput": 0.05, "avg_delay": 0.005, "loss_rate": 0.5}
 
 
+def algorithms(df: pd.DataFrame) -> list[str]:
+    """The algorithms of table rows `df`, in the order of the paper's row names (cubic, none, reno, tahoe)."""
+    return sorted(df["algorithm"].unique(), key=lambda a: (paper_name(a), a))
+
+
 def tcp_algorithms(df: pd.DataFrame) -> list[str]:
-    return sorted(a for a in df["algorithm"].unique() if a != "none")
+    return [a for a in algorithms(df) if a != "none"]
+
+
+def named(df: pd.DataFrame, paper_algorithm: str) -> str:
+    """The algorithm that ran the paper's row `paper_algorithm` in the rows `df` of one variant
+    (published_reno for reno in as_published); the paper's name when `df` is not one variant's."""
+    variants = df["variant"].unique() if "variant" in df else ()
+    return run_name(variants[0], paper_algorithm) if len(variants) == 1 else paper_algorithm
 
 
 # --------------------------------------------------------------------------- table lookup
@@ -101,7 +119,8 @@ def number_rows(tables: pd.DataFrame, reference: pd.DataFrame, variant: str) -> 
     for ref in reference.itertuples(index=False):
         params = parse_fixed(ref.fixed)
         params[ref.sweep] = float(ref.x)
-        c = cell(df, SWEEP_STUDY.get(ref.sweep), algorithm=ref.algorithm, metric=ref.metric, **params)
+        c = cell(df, SWEEP_STUDY.get(ref.sweep), algorithm=run_name(variant, ref.algorithm), metric=ref.metric,
+                 **params)
         paper_value = float(ref.value)
         row = dict(paper=PAPER, item=f"Table {ref.table} {ref.sweep}={ref.x:g} {ref.algorithm}",
                    variant=variant, metric=ref.metric, paper_value=paper_value, p_value=np.nan, rule="", note="")
@@ -184,20 +203,20 @@ def claim_mm1_1(df: pd.DataFrame) -> Decided:
 def claim_mm1_2(df: pd.DataFrame) -> Decided:
     """Cubic has the lowest loss among TCP variants at every lambda, K and N of the tables."""
     comps, missing = [], []
-    tcp = tcp_algorithms(df)
+    tcp, cubic = tcp_algorithms(df), named(df, "cubic")
     for study, sweep, values in (("mm1_lambda", "lambda", (5, 10, 15)), ("mm1_K", "K", (1, 5, 10)),
                                  ("mm1_N", "N", (50, 300, 1000))):
-        c, m = _extreme_claim(df, study, values, sweep, "loss_rate", "cubic", tcp, True, FIXED[study])
+        c, m = _extreme_claim(df, study, values, sweep, "loss_rate", cubic, tcp, True, FIXED[study])
         comps += c
         missing += m
-    head = cell(df, "mm1_lambda", algorithm="cubic", metric="loss_rate", **{"lambda": 15}, **FIXED["mm1_lambda"])
+    head = cell(df, "mm1_lambda", algorithm=cubic, metric="loss_rate", **{"lambda": 15}, **FIXED["mm1_lambda"])
     return Decided(_decide(comps, missing), "loss_rate", 4.60, head)
 
 
 def claim_mm1_3(df: pd.DataFrame) -> Decided:
     """At lambda=15 none has the highest throughput and the highest loss of all."""
     comps, missing = [], []
-    algs = sorted(df["algorithm"].unique())
+    algs = algorithms(df)
     for metric in ("throughput", "loss_rate"):
         c, m = _extreme_claim(df, "mm1_lambda", (15,), "lambda", metric, "none", algs, False, FIXED["mm1_lambda"])
         comps += c
@@ -208,18 +227,18 @@ def claim_mm1_3(df: pd.DataFrame) -> Decided:
 
 def claim_mm1_4(df: pd.DataFrame) -> Decided:
     """Reno has the highest loss of all at K=1."""
-    algs = sorted(df["algorithm"].unique())
-    comps, missing = _extreme_claim(df, "mm1_K", (1,), "K", "loss_rate", "reno", algs, False, FIXED["mm1_K"])
-    head = cell(df, "mm1_K", algorithm="reno", metric="loss_rate", K=1, **FIXED["mm1_K"])
+    algs, reno = algorithms(df), named(df, "reno")
+    comps, missing = _extreme_claim(df, "mm1_K", (1,), "K", "loss_rate", reno, algs, False, FIXED["mm1_K"])
+    head = cell(df, "mm1_K", algorithm=reno, metric="loss_rate", K=1, **FIXED["mm1_K"])
     return Decided(_decide(comps, missing), "loss_rate", 84.4, head)
 
 
 def claim_mm1_5(df: pd.DataFrame) -> Decided:
     """Cubic has the lowest delay among TCP variants at lambda=5, 15 and at K=5, 10."""
-    tcp = tcp_algorithms(df)
-    c1, m1 = _extreme_claim(df, "mm1_lambda", (5, 15), "lambda", "avg_delay", "cubic", tcp, True, FIXED["mm1_lambda"])
-    c2, m2 = _extreme_claim(df, "mm1_K", (5, 10), "K", "avg_delay", "cubic", tcp, True, FIXED["mm1_K"])
-    head = cell(df, "mm1_lambda", algorithm="cubic", metric="avg_delay", **{"lambda": 15}, **FIXED["mm1_lambda"])
+    tcp, cubic = tcp_algorithms(df), named(df, "cubic")
+    c1, m1 = _extreme_claim(df, "mm1_lambda", (5, 15), "lambda", "avg_delay", cubic, tcp, True, FIXED["mm1_lambda"])
+    c2, m2 = _extreme_claim(df, "mm1_K", (5, 10), "K", "avg_delay", cubic, tcp, True, FIXED["mm1_K"])
+    head = cell(df, "mm1_lambda", algorithm=cubic, metric="avg_delay", **{"lambda": 15}, **FIXED["mm1_lambda"])
     return Decided(_decide(c1 + c2, m1 + m2), "avg_delay", 0.3381, head)
 
 
@@ -235,7 +254,9 @@ def _trend(df, alg, metric, rising):
 
 
 def _trend_claim(df, metric, directions, head_alg, paper_value) -> Decided:
+    """`directions`: (the paper's algorithm name, rising) pairs; `head_alg` a paper's name too."""
     comps, missing, head = [], [], None
+    directions, head_alg = [(named(df, a), r) for a, r in directions], named(df, head_alg)
     for alg, rising in directions:
         c, hi = _trend(df, alg, metric, rising)
         if c is None:
@@ -276,11 +297,12 @@ def claim_mm1_8(traces: pd.DataFrame | None) -> Decided:
     """
     if traces is None or traces.empty:
         return Decided(rule.decide([], not_testable="no cwnd traces"), "cwnd")
-    s = {a: shapes.trace_stats(traces, a) for a in ("tahoe", "reno", "cubic")}
+    n = {a: named(traces, a) for a in ("tahoe", "reno", "cubic")}   # the algorithms that ran
+    s = {n[a]: shapes.trace_stats(traces, n[a]) for a in ("tahoe", "reno", "cubic")}
     missing = [a for a, st in s.items() if st["n_drops"] == 0]
     if missing:
         return Decided(rule.decide([], not_testable="no drops in the traces of " + ", ".join(missing)), "cwnd")
-    cubic = shapes.shape_stats(traces, "cubic")
+    cubic = shapes.shape_stats(traces, n["cubic"])
     shape_words = (f"a regrowth (between two drops, from its first to its last increase) is judged with >= "
                    f"{shapes.MIN_STEPS} slopes dcwnd/dt, and is concave then convex when its minimum slope has >= "
                    f"{shapes.MIN_SIDE} slope steps on each side, >= 2/3 of those before it falling and >= 2/3 "
@@ -289,14 +311,15 @@ def claim_mm1_8(traces: pd.DataFrame | None) -> Decided:
                          f"{v['past_max']} judged ending above the window before the loss)" for k, v in cubic.items())
     if not any(v["judged"] for v in cubic.values()):
         return Decided(rule.decide([], not_testable=(
-            f"no cubic regrowth between two drops is long enough to judge its shape ({shape_words}; {per_seed})")), "cwnd")
-    comps = [rule.above(_seeds(s["tahoe"], "share_to_one"), 0.9, "tahoe resets to 1: share of drops to cwnd 1 > 0.9"),
-             *rule.within(_seeds(s["reno"], "median_ratio"), 0.3, 0.7, "reno halves: median after/before"),
-             rule.below(_seeds(s["reno"], "share_to_one"), 0.5, "reno halves: share of drops to cwnd 1 < 0.5"),
-             rule.above(_seeds(s["cubic"], "regrow"), 0.5,
-                        "cubic regrows toward previous max: share of cycles regrowing to 80% > 0.5"),
+            f"no {n['cubic']} regrowth between two drops is long enough to judge its shape ({shape_words}; {per_seed})")), "cwnd")
+    t, r, c = n["tahoe"], n["reno"], n["cubic"]
+    comps = [rule.above(_seeds(s[t], "share_to_one"), 0.9, f"{t} resets to 1: share of drops to cwnd 1 > 0.9"),
+             *rule.within(_seeds(s[r], "median_ratio"), 0.3, 0.7, f"{r} halves: median after/before"),
+             rule.below(_seeds(s[r], "share_to_one"), 0.5, f"{r} halves: share of drops to cwnd 1 < 0.5"),
+             rule.above(_seeds(s[c], "regrow"), 0.5,
+                        f"{c} regrows toward previous max: share of cycles regrowing to 80% > 0.5"),
              rule.above(rule.sample([v["share"] for v in cubic.values()]), 0.5,
-                        "cubic regrows concave then convex: share of judged regrowths > 0.5")]
+                        f"{c} regrows concave then convex: share of judged regrowths > 0.5")]
     decision = rule.decide(comps)
 
     def pct(x):
@@ -314,7 +337,7 @@ def claim_mm1_8(traces: pd.DataFrame | None) -> Decided:
     if n_seeds < 2:
         extra += ". The traces hold one seed: per-seed statistics cannot be tested (more seeds of study mm1_cwnd needed)"
     elif sum(v["judged"] > 0 for v in cubic.values()) < 2:
-        extra += ". Only one seed has a cubic regrowth long enough to judge: its share cannot be tested"
+        extra += f". Only one seed has a {c} regrowth long enough to judge: its share cannot be tested"
     return Decided(replace(decision, note=f"{decision.note}. {extra}"), "cwnd")
 
 

@@ -5,6 +5,8 @@ Imported by the notebooks: `from simulator.report import style`.
 
 import os
 
+from simulator.tcp.cc import catalogue
+
 ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair"]
 PALETTE = {  # fixed across the whole book
     "none": "#7f7f7f",     # grey
@@ -19,6 +21,13 @@ PALETTE = {  # fixed across the whole book
 }
 LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic",
           "bbr": "BBR", "vegas": "Vegas", "qtcol": "QtCol", "qtcolfair": "QtColFair"}
+# The M/M/1 paper's published code (catalogue entries published_*, the as_published variant's
+# algorithms): its base algorithm's colour, so a figure reads the same in both variants, and a label
+# that says it is the paper's code ("Reno (paper's code)"); listed after the network algorithms.
+PUBLISHED = {p: p.removeprefix("published_") for p in catalogue.PUBLISHED}   # published_reno -> reno
+ALGORITHMS += list(PUBLISHED)
+PALETTE.update({p: PALETTE[b] for p, b in PUBLISHED.items()})
+LABELS.update({p: f"{LABELS[b]} (paper's code)" for p, b in PUBLISHED.items()})
 # QtCol/QtColFair target-RTT factor alpha: one line style per value, the colour stays the algorithm's
 ALPHA_STYLES = {1.1: ":", 1.2: "-", 1.3: "-.", 1.4: (0, (5, 1.5)), 1.5: "--"}
 VARIANTS = ["as_published", "standard"]
@@ -44,6 +53,11 @@ def apply(plt):
         "grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False,
         "legend.fontsize": 9, "legend.frameon": False, "svg.hashsalt": "tcpsim",
     })
+
+
+def base(algorithm):
+    """The algorithm a published_* entry is the paper's code of (published_reno -> reno); else itself."""
+    return PUBLISHED.get(algorithm, algorithm)
 
 
 def order(algs):

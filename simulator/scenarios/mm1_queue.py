@@ -2,9 +2,10 @@
 waiting deadline theta; parameters -> run -> metrics.
 
 Two variants of the model: `as_published` runs the paper's published code (its algorithms are the
-catalogue's published_* entries: study name X = published_X; simulator/models/mm1_published.pyx),
-`standard` real ACK-clocked TCP over the same queue (simulator/models/mm1_standard.pyx). "none" is
-the paper's sender without transport control.
+catalogue's published_* entries, named so in studies: published_tahoe, published_reno,
+published_cubic; simulator/models/mm1_published.pyx), `standard` real ACK-clocked TCP over the same
+queue (simulator/models/mm1_standard.pyx). "none" is the paper's sender without transport control.
+A name means one algorithm everywhere: `reno` is RFC Reno, the paper's code is `published_reno`.
 """
 import math
 from pathlib import Path
@@ -14,20 +15,47 @@ from simulator.tcp.cc import catalogue
 
 DESCRIPTION = "the M/M/1/K study: one sender, one queue with K places and a waiting deadline theta"
 VARIANTS = ("as_published", "standard")
-# the algorithms of each variant, from the catalogue (simulator/tcp/cc/catalogue/): as_published runs
-# the paper's code (study name X = catalogue entry published_X), standard every algorithm its textbook
-# sender can run; "none" = no transport control (the paper's bypass path)
+# the algorithms of each variant, by their catalogue names (simulator/tcp/cc/catalogue/): as_published
+# runs the paper's code (published_tahoe, published_reno, published_cubic), standard every algorithm
+# its textbook sender can run; "none" = no transport control (the paper's bypass path)
 ALGORITHMS_OF = {
-    "as_published": ["none"] + [a.removeprefix("published_") for a in catalogue.PUBLISHED],
+    "as_published": ["none"] + list(catalogue.PUBLISHED),
     "standard": ["none"] + list(catalogue.names_for(catalogue.Stack("textbook", sack=False))),
 }
-ALGORITHMS = tuple(dict.fromkeys(a for v in VARIANTS for a in ALGORITHMS_OF[v]))
+# every algorithm of either variant: none, then in the catalogue's order (network algorithms, then the paper's code)
+ALGORITHMS = ("none",) + tuple(a for a in catalogue.NAMES if any(a in ALGORITHMS_OF[v] for v in VARIANTS))
 RNG_MODES = ("streams", "paper_legacy")   # paper_legacy: as_published only, one numpy stream seeded 42
+# Run keys (simulator/core/seeding.py) were computed when studies named the published code by its
+# base names (variant as_published, algorithm reno); the key keeps those names, so a run draws the
+# same random numbers, and gives the same results, as before the published code got its own names.
+# registry.run computes the run key from key_params(p).
+KEY_NAMES = {"published_tahoe": "tahoe", "published_reno": "reno", "published_cubic": "cubic"}
 
 # every parameter of this model, declared once in simulator/scenarios/mm1_queue.params.yaml; the
 # defaults derive from them (simulator/params.py)
 PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DEFAULTS = defaults_of(PARAMS)
+
+
+def key_params(p: dict) -> dict:
+    """The parameters a run's key is computed from: `p` (full parameters) with a published
+    algorithm under its key name (KEY_NAMES)."""
+    if p.get("algorithm") in KEY_NAMES:
+        return {**p, "algorithm": KEY_NAMES[p["algorithm"]]}
+    return p
+
+
+def paper_name(algorithm: str) -> str:
+    """The paper's row label of an algorithm of either variant: published_reno -> reno, reno -> reno."""
+    return KEY_NAMES.get(algorithm, algorithm)
+
+
+def run_name(variant: str, paper_algorithm: str) -> str:
+    """The algorithm that runs the paper's row `paper_algorithm` (none, tahoe, reno, cubic) in
+    `variant`: the published code's catalogue name in as_published, the name itself otherwise."""
+    if variant == "as_published" and f"published_{paper_algorithm}" in KEY_NAMES:
+        return f"published_{paper_algorithm}"
+    return paper_algorithm
 
 
 def params_with_defaults(params: dict) -> dict:
@@ -36,7 +64,7 @@ def params_with_defaults(params: dict) -> dict:
     check_choice(p, "variant", VARIANTS, "mm1")
     if p["algorithm"] not in ALGORITHMS_OF[p["variant"]]:
         raise ValueError(f"algorithm {p['algorithm']!r} unknown for variant {p['variant']}; "
-                         f"allowed: {', '.join(ALGORITHMS_OF[p['variant']])}")
+                         f"allowed: {', '.join(ALGORITHMS_OF[p['variant']])}{suggestion(p['variant'], p['algorithm'])}")
     if p["rng"] not in RNG_MODES or (p["rng"] == "paper_legacy" and p["variant"] != "as_published"):
         raise ValueError(f"rng {p['rng']!r} not allowed for variant {p['variant']}; allowed: "
                          f"{', '.join(RNG_MODES) if p['variant'] == 'as_published' else 'streams'}")
@@ -46,11 +74,21 @@ def params_with_defaults(params: dict) -> dict:
     return p
 
 
+def suggestion(variant: str, algorithm: str) -> str:
+    """A hint when `algorithm` names the other variant's counterpart of one of `variant`'s algorithms:
+    ' (did you mean 'published_reno', the paper's Reno code?)', else ''."""
+    if variant == "as_published" and run_name(variant, algorithm) in KEY_NAMES:
+        return f" (did you mean {run_name(variant, algorithm)!r}, the paper's {algorithm.capitalize()} code?)"
+    if variant != "as_published" and algorithm in KEY_NAMES and paper_name(algorithm) in ALGORITHMS_OF.get(variant, ()):
+        return f" (did you mean {paper_name(algorithm)!r}? {algorithm} runs only in variant as_published)"
+    return ""
+
+
 def published_controller(name):
-    """The published code's controller for study name `name` (None for "none")."""
+    """The published code's controller for catalogue name `name` (None for "none")."""
     if name == "none":
         return None
-    return catalogue.algorithm(f"published_{name}").make(catalogue.Stack("published", sack=False))
+    return catalogue.algorithm(name).make(catalogue.Stack("published", sack=False))
 
 
 def run(p: dict, key: str) -> dict:
