@@ -173,18 +173,10 @@ class Part:
 def extreme_part(claim, tables, study, sweep, values, metric, tag, text, target="vegas", loss=False, fixed=None):
     """target's metric is below each other variant's at every value of `sweep`."""
     part = claim.part(tag, text)
-    for x in values:
-        params = dict(fixed or {}, **{sweep: x})
-        t = cell(tables, study, metric, algorithm=target, **params)
-        if t is None:
-            part.missing(f"{sweep}={x} {target}")
-            continue
-        for other in ALGS:
-            if other == target:
-                continue
-            o = cell(tables, study, metric, algorithm=other, **params)
-            if o is None:
-                part.missing(f"{sweep}={x} {other}")
-                continue
-            part.lower(t, o, f"{x} {metric}", NAMES[target], NAMES[other], loss=loss)
+    pairs, missing = cc.against_each(lambda alg, params: cell(tables, study, metric, algorithm=alg, **params),
+                                     values, sweep, target, ALGS, fixed)
+    for x, alg in missing:
+        part.missing(f"{sweep}={x} {alg}")
+    for x, t, other, o in pairs:
+        part.lower(t, o, f"{x} {metric}", NAMES[target], NAMES[other], loss=loss)
     part.close()

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.report import claim_rule as rule, cwnd_shapes as shapes, mm1k
+from simulator.report.claims_common import against_each
 from simulator.report.io import read_csvs
 from simulator.report.verdicts import SCORECARD_COLUMNS, claims_in_order
 from simulator.scenarios.mm1_queue import paper_name, run_name
@@ -158,22 +159,13 @@ def _decide(comps: list[rule.Comparison], missing: list[str]) -> rule.Decision:
 def _extreme_claim(df, study, sweep_values, sweep, metric, target, among, lowest, extra_params):
     """target has the lowest (or highest) `metric` among `among` at every value of `sweep`: one
     comparison per other algorithm and sweep value, and the cells that are missing."""
-    comps, missing = [], []
-    for x in sweep_values:
-        params = dict(extra_params, **{sweep: x})
-        t = cell(df, study, algorithm=target, metric=metric, **params)
-        if t is None:
-            missing.append(f"{study} {sweep}={x} {target}")
-            continue
-        for other in among:
-            if other == target:
-                continue
-            o = cell(df, study, algorithm=other, metric=metric, **params)
-            if o is None:
-                missing.append(f"{study} {sweep}={x} {other}")
-                continue
-            lab = f"{sweep}={x:g} {metric}: {target} {'<' if lowest else '>'} {other} ({_vs(t, o)})"
-            comps.append(rule.less(t, o, lab) if lowest else rule.greater(t, o, lab))
+    pairs, absent = against_each(lambda alg, params: cell(df, study, algorithm=alg, metric=metric, **params),
+                                 sweep_values, sweep, target, among, extra_params)
+    missing = [f"{study} {sweep}={x} {alg}" for x, alg in absent]
+    comps = []
+    for x, t, other, o in pairs:
+        lab = f"{sweep}={x:g} {metric}: {target} {'<' if lowest else '>'} {other} ({_vs(t, o)})"
+        comps.append(rule.less(t, o, lab) if lowest else rule.greater(t, o, lab))
     return comps, missing
 
 
