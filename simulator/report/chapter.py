@@ -59,6 +59,7 @@ class Chapter:
         fig.savefig(self.figures_dir / f"{name}.png", bbox_inches="tight")
         fig.savefig(self.figures_dir / f"{name}.svg", bbox_inches="tight")
         plt.show()
+        plt.close(fig)      # shown (inline) or saved: free it, a chapter draws dozens
 
     @staticmethod
     def caption(text) -> None:
