@@ -3,6 +3,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -139,6 +140,7 @@ class FakeChapter:
 
     def figure(self, fig, name):
         self.shown.append(("figure", name))
+        plt.close(fig)
 
     def caption(self, text):
         self.shown.append(("caption", text))
