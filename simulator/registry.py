@@ -10,6 +10,8 @@ simulator.params.Model; the study loader checks studies against it and builds th
 parameter definitions from it; `run(params, seed)` resolves the parameters once, derives the run key
 from them and runs.
 """
+from functools import lru_cache
+
 from simulator.core.seeding import run_key
 from simulator.params import Model
 
@@ -27,6 +29,7 @@ def scenario(name):
     return importlib.import_module(f"simulator.scenarios.{MODULES[name]}")
 
 
+@lru_cache(maxsize=None)
 def model(name: str) -> Model:
     """The declaration of model `name` (one of MODELS): parameters and algorithms from its module, what a
     run reports from its outputs file (simulator/scenarios/<module>.outputs.yaml)."""
