@@ -52,7 +52,7 @@ QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packet
                "rtt_low": "ms", "rtt_high": "ms", "rtt_steady": "ms"}
 
 CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics"}
-CLAIM_OPTIONAL_KEYS = {"trace"}
+CLAIM_OPTIONAL_KEYS = {"trace", "decide"}
 CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
 
 
@@ -200,7 +200,19 @@ def check_claims(path, papers, studies) -> list[dict]:
             raise ReferenceDataError(f"{where}: the id is used twice; expected each id once")
         seen.add(cid)
         _check_claim_keys(where, c, papers, studies)
+        if isinstance(studies, dict) and "decide" in c:
+            _check_decide(path, c, doc.get("scoring", {}), studies)
     return doc["claims"]
+
+
+def _check_decide(path, claim, scoring, models_of) -> None:
+    """The claim's decide block names only what the engine and the models know (claim_spec)."""
+    from simulator.report import claim_spec
+
+    try:
+        claim_spec.check(claim, scoring, models_of)
+    except claim_spec.ClaimSpecError as e:
+        raise ReferenceDataError(f"{path}: {e}") from None
 
 
 def _check_claim_keys(where, c, papers, studies) -> None:

@@ -2,6 +2,8 @@
 claims decided by the one rule (claim_rule): reproduced, contradicted, inconclusive, deterministic, one seed,
 not testable."""
 import math
+from dataclasses import replace
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +14,7 @@ from simulator.report import claim_rule as rule  # noqa: E402
 from simulator.report import mm1k  # noqa: E402
 from simulator.report import scorecard_mm1 as sc  # noqa: E402
 
+claim = sc.claim
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "mm1" / "jackson_mm1_tables.csv"
 
 
@@ -145,46 +148,46 @@ def test_number_rows_fill_the_rule_columns_empty():
 
 def test_claim_mm1_1_reproduced_when_every_ordering_is_significant():
     good = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "cubic": 7.6}}))
-    r = sc.claim_mm1_1(good)
+    r = claim("mm1-1", good)
     assert r.decision.verdict == "reproduced" and r.headline["mean"] == 4.8
     assert r.decision.p_value < 1e-10
-    assert "3/3 comparisons hold significantly" in r.decision.note and "cubic > none (7.6 vs 4.8)" in r.decision.note
+    assert "3/3 comparisons hold significantly" in r.decision.note and "cubic throughput 7.6 > none 4.8" in r.decision.note
 
 
 def test_claim_mm1_1_contradicted_when_an_ordering_is_significantly_reversed():
     bad = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4, "reno": 8.5, "cubic": 4.0}}))
-    d = sc.claim_mm1_1(bad).decision
-    assert d.verdict == "contradicted" and "cubic > none (4 vs 4.8): reversed" in d.note
+    d = claim("mm1-1", bad).decision
+    assert d.verdict == "contradicted" and "cubic throughput 4 > none 4.8: reversed" in d.note
 
 
 def test_right_by_mean_but_overlapping_is_inconclusive_not_reproduced():
     # the means-only rule called this reproduced: 4.805 > 4.8 with sd 0.01 over 10 seeds is no evidence
     df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.805}}))
-    d = sc.claim_mm1_1(df).decision
+    d = claim("mm1-1", df).decision
     assert d.verdict == "inconclusive" and d.p_value > 0.05 and "not significant" in d.note
 
 
 def test_deterministic_rows_are_compared_by_value():
     df = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.805}}, half=0.0))
-    d = sc.claim_mm1_1(df).decision
+    d = claim("mm1-1", df).decision
     assert d.verdict == "reproduced" and d.p_value == 0 and "deterministic" in d.note
     tie = table(lam_table("throughput", {5: {"none": 4.8, "tahoe": 4.8}}, half=0.0))
-    assert sc.claim_mm1_1(tie).decision.verdict == "inconclusive"
+    assert claim("mm1-1", tie).decision.verdict == "inconclusive"
 
 
 def test_one_seed_cannot_be_tested():
     rows = lam_table("throughput", {5: {"none": 4.8, "tahoe": 8.4}})
     for r in rows:
         r.update(n=1, sd=np.nan)
-    d = sc.claim_mm1_1(table(rows)).decision
+    d = claim("mm1-1", table(rows)).decision
     assert d.verdict == "inconclusive" and math.isnan(d.p_value) and "no test" in d.note
 
 
 def test_claim_not_testable_when_cells_missing():
     only_none = table(lam_table("throughput", {5: {"none": 4.8}}))
-    assert sc.claim_mm1_1(only_none).decision.verdict == "not_testable"  # no comparison at all
-    d = sc.claim_mm1_1(table(lam_table("throughput", {10: {"none": 1.0, "reno": 2.0}}))).decision
-    assert d.verdict == "not_testable" and d.note.startswith("missing table cells: mm1_lambda lambda=5 none")
+    assert claim("mm1-1", only_none).decision.verdict == "not_testable"  # no comparison at all
+    d = claim("mm1-1", table(lam_table("throughput", {10: {"none": 1.0, "reno": 2.0}}))).decision
+    assert d.verdict == "not_testable" and d.note.startswith("missing results: ") and "lambda=5 none throughput" in d.note
     assert math.isnan(d.p_value)
 
 
@@ -199,27 +202,27 @@ def full_loss_table(cubic_offset):
 
 
 def test_claim_mm1_2_every_cell():
-    assert sc.claim_mm1_2(full_loss_table(0)).decision.verdict == "reproduced"
-    d = sc.claim_mm1_2(full_loss_table(3.5)).decision  # cubic 8.5 > tahoe 8.0 everywhere
+    assert claim("mm1-2", full_loss_table(0)).decision.verdict == "reproduced"
+    d = claim("mm1-2", full_loss_table(3.5)).decision  # cubic 8.5 > tahoe 8.0 everywhere
     assert d.verdict == "contradicted"
     assert d.note.startswith("9/18 comparisons hold significantly")
-    assert "K=10 loss_rate: cubic < tahoe (8.5 vs 8): reversed" in d.note
-    d = sc.claim_mm1_2(full_loss_table(2.995)).decision  # cubic 7.995 vs tahoe 8.0: right by mean, a tie
+    assert "K=10 cubic loss_rate 8.5 < tahoe 8: reversed" in d.note
+    d = claim("mm1-2", full_loss_table(2.995)).decision  # cubic 7.995 vs tahoe 8.0: right by mean, a tie
     assert d.verdict == "inconclusive"
 
 
 def test_claim_mm1_3_and_4():
     df = table(lam_table("throughput", {15: {"none": 9.8, "tahoe": 9.3, "reno": 9.1, "cubic": 9.4}})
                + lam_table("loss_rate", {15: {"none": 30.4, "tahoe": 9.4, "reno": 15.8, "cubic": 4.6}}))
-    d = sc.claim_mm1_3(df).decision
+    d = claim("mm1-3", df).decision
     assert d.verdict == "reproduced" and d.note.startswith("6/6")
-    assert "lambda=15 loss_rate: none > reno" in d.note
+    assert "none loss_rate 30.4 > reno" in d.note
     k = table([row("mm1_K", a, "loss_rate", m, K=1) for a, m in
                {"none": 60.0, "tahoe": 49.8, "reno": 84.4, "cubic": 9.2}.items()])
-    r = sc.claim_mm1_4(k)
+    r = claim("mm1-4", k)
     assert r.decision.verdict == "reproduced" and r.paper_value == 84.4 and r.headline["mean"] == 84.4
     k.loc[k["algorithm"] == "none", ["mean", "ci_low", "ci_high"]] = [90.0, 89.0, 91.0]
-    assert sc.claim_mm1_4(k).decision.verdict == "contradicted"
+    assert claim("mm1-4", k).decision.verdict == "contradicted"
 
 
 def test_claim_mm1_5_uses_lambda_and_k_cells():
@@ -228,9 +231,9 @@ def test_claim_mm1_5_uses_lambda_and_k_cells():
     rows += [row("mm1_K", a, "avg_delay", m, K=k) for k, d in
              {5: {"tahoe": 0.41, "reno": 0.43, "cubic": 0.34}, 10: {"tahoe": 0.54, "reno": 0.66, "cubic": 0.46}}.items()
              for a, m in d.items()]
-    assert sc.claim_mm1_5(table(rows)).decision.verdict == "reproduced"
-    d = sc.claim_mm1_5(table(rows[:-1])).decision
-    assert d.verdict == "not_testable" and "mm1_K K=10 cubic" in d.note
+    assert claim("mm1-5", table(rows)).decision.verdict == "reproduced"
+    d = claim("mm1-5", table(rows[:-1])).decision
+    assert d.verdict == "not_testable" and "K=10 cubic avg_delay" in d.note
 
 
 def test_claims_mm1_6_and_7_trends():
@@ -239,17 +242,17 @@ def test_claims_mm1_6_and_7_trends():
     rows += [row("mm1_N", a, "loss_rate", m, N=n) for a, d in
              {"tahoe": {50: 10.0, 1000: 7.6}, "reno": {50: 10.0, 1000: 16.0}}.items() for n, m in d.items()]
     df = table(rows)
-    r6 = sc.claim_mm1_6(df)
+    r6 = claim("mm1-6", df)
     assert r6.decision.verdict == "reproduced" and r6.headline["mean"] == 9.4 and r6.paper_value == 9.3578
-    r7 = sc.claim_mm1_7(df)
+    r7 = claim("mm1-7", df)
     assert r7.decision.verdict == "reproduced" and r7.headline["mean"] == 16.0
-    assert "tahoe loss_rate N=1000 < N=50 (7.6 vs 10)" in r7.decision.note
+    assert "tahoe loss_rate falls from N=50 to 1000 (10 -> 7.6" in r7.decision.note
     df.loc[(df["algorithm"] == "tahoe") & (df["metric"] == "loss_rate") & (df["N"] == 1000), "mean"] = 12.0
-    assert sc.claim_mm1_7(df).decision.verdict == "contradicted"
+    assert claim("mm1-7", df).decision.verdict == "contradicted"
     df.loc[(df["algorithm"] == "tahoe") & (df["metric"] == "loss_rate") & (df["N"] == 1000), "mean"] = 9.995
-    assert sc.claim_mm1_7(df).decision.verdict == "inconclusive"
-    d = sc.claim_mm1_6(df[df["algorithm"] != "reno"]).decision
-    assert d.verdict == "not_testable" and d.note == "missing table cells: mm1_N reno"
+    assert claim("mm1-7", df).decision.verdict == "inconclusive"
+    d = claim("mm1-6", df[df["algorithm"] != "reno"]).decision
+    assert d.verdict == "not_testable" and "reno throughput: fewer than two values of N" in d.note
 
 
 def trace(alg, cwnd, variant="standard", seed=0, N=50, t=None):
@@ -295,15 +298,21 @@ def seeds(seed_list, tahoe=TAHOE, reno=RENO, shape="cubic", points=12):
     return pd.concat(frames)
 
 
-SHAPE = "cubic regrows concave then convex: share of judged regrowths > 0.5"
+SHAPE = "(e) cubic cwnd_concave_then_convex"
+
+
+def mm1_8(traces):
+    """Claim mm1-8's decision, with the full note (comparisons and the per-seed numbers of its context)."""
+    r = claim("mm1-8", traces=traces)
+    return SimpleNamespace(decision=replace(r.decision, note=r.note))
 
 
 def test_claim_mm1_8_reproduced_over_seeds():
-    d = sc.claim_mm1_8(seeds([1, 2, 3, 4, 5])).decision
+    d = mm1_8(seeds([1, 2, 3, 4, 5])).decision
     assert d.verdict == "reproduced", d.note
-    assert d.note.startswith("6/6 comparisons hold significantly")
-    assert "tahoe resets to 1" in d.note and "deterministic" in d.note  # tahoe: 100% to 1 in every seed
-    how = {c.label: c.how for c in d.comparisons}
+    assert "6/6 comparisons hold significantly" in d.note
+    assert "tahoe cwnd_drops share_to_one" in d.note and "deterministic" in d.note  # tahoe: 100% to 1 in every seed
+    how = {c.label.rsplit(" ", 3)[0]: c.how for c in d.comparisons}
     assert how[SHAPE] == "welch"  # shares 1, 3/4, 3/4, 3/4, 3/4
     assert "seed 1: 4 of 4 judged" in d.note and "seed 5: 3 of 4 judged" in d.note  # per-seed numbers reported
     assert ">= 5 slopes" in d.note and "2/3" in d.note  # the thresholds are stated
@@ -311,45 +320,45 @@ def test_claim_mm1_8_reproduced_over_seeds():
 
 @pytest.mark.parametrize("shape", ["linear", "convex"])
 def test_claim_mm1_8_linear_or_convex_regrowth_is_contradicted(shape):
-    d = sc.claim_mm1_8(seeds([1, 2, 3], shape=shape)).decision
+    d = mm1_8(seeds([1, 2, 3], shape=shape)).decision
     assert d.verdict == "contradicted", d.note
-    assert f"{SHAPE}: reversed" in d.note and "seed 2: 0 of 4 judged" in d.note
+    assert SHAPE in d.note and "0 > 0.5: reversed" in d.note and "seed 2: 0 of 4 judged" in d.note
     assert sum(c.holds for c in d.comparisons) == 5   # only the shape fails
 
 
 def test_claim_mm1_8_names_the_published_code_in_as_published():
     frames = seeds([1, 2, 3, 4, 5]).assign(variant="as_published")
     frames["algorithm"] = "published_" + frames["algorithm"]
-    d = sc.claim_mm1_8(frames).decision
+    d = mm1_8(frames).decision
     assert d.verdict == "reproduced", d.note
-    assert "published_tahoe resets to 1" in d.note and "published_reno halves" in d.note
-    assert SHAPE.replace("cubic", "published_cubic", 1) in {c.label for c in d.comparisons}
+    assert "published_tahoe cwnd_drops share_to_one" in d.note and "published_reno cwnd_drops median_ratio" in d.note
+    assert any(c.label.startswith(SHAPE.replace("cubic", "published_cubic", 1)) for c in d.comparisons)
     plain = seeds([1, 2, 3]).assign(variant="as_published")   # textbook names: no run of the paper's code
-    assert sc.claim_mm1_8(plain).decision.verdict == "not_testable"
+    assert mm1_8(plain).decision.verdict == "not_testable"
 
 
 def test_claim_mm1_8_contradicted_when_a_pattern_is_absent():
-    d = sc.claim_mm1_8(seeds([1, 2, 3], tahoe=RENO)).decision
-    assert d.verdict == "contradicted" and "tahoe resets to 1: share of drops to cwnd 1 > 0.9: reversed" in d.note
+    d = mm1_8(seeds([1, 2, 3], tahoe=RENO)).decision
+    assert d.verdict == "contradicted" and "tahoe cwnd_drops share_to_one 0 > 0.9: reversed" in d.note
 
 
 def test_claim_mm1_8_one_seed_is_inconclusive():
-    d = sc.claim_mm1_8(seeds([1])).decision
+    d = mm1_8(seeds([1])).decision
     assert d.verdict == "inconclusive" and math.isnan(d.p_value)
-    assert "The traces hold one seed" in d.note and all(c.how == "one seed" for c in d.comparisons)
+    assert "no test, one seed" in d.note and all(c.how == "one seed" for c in d.comparisons)
 
 
 def test_claim_mm1_8_not_testable_without_traces_or_drops():
-    assert sc.claim_mm1_8(None).decision.verdict == "not_testable"
+    assert mm1_8(None).decision.verdict == "not_testable"
     t, w = cubic(1, ["cubic"] * 4)
-    d = sc.claim_mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", RENO), trace("cubic", w, t=t)])).decision
-    assert d.verdict == "not_testable" and d.note == "no drops in the traces of tahoe"
+    d = mm1_8(pd.concat([trace("tahoe", [1, 2, 3]), trace("reno", RENO), trace("cubic", w, t=t)])).decision
+    assert d.verdict == "not_testable" and "no drops in the cwnd traces of tahoe" in d.note
 
 
 def test_claim_mm1_8_not_testable_when_regrowths_are_too_short():
-    d = sc.claim_mm1_8(seeds([1, 2, 3], points=3)).decision   # 3 slopes per regrowth, 5 needed
+    d = mm1_8(seeds([1, 2, 3], points=3)).decision   # 3 slopes per regrowth, 5 needed
     assert d.verdict == "not_testable" and not d.comparisons
-    assert d.note.startswith("no cubic regrowth between two drops is long enough to judge its shape")
+    assert "no cubic regrowth between two drops is long enough to judge its shape" in d.note
     assert ">= 5 slopes" in d.note and "seed 3: 0 of 0 judged (4 regrowths" in d.note
 
 
@@ -367,18 +376,18 @@ def analytic_rows(bias=0.0, variant="as_published", prop=0.0, sd_rel=1e-4):
 
 
 def test_claim_mm1_9_within_the_tolerance_of_the_closed_forms():
-    r = sc.claim_mm1_9(table(analytic_rows()))
+    r = claim("mm1-9", table(analytic_rows()))
     assert r.decision.verdict == "reproduced" and r.decision.note.startswith("54/54")
     assert r.headline is not None and r.paper_value > 0
-    assert "tolerance max(3% of the closed form" in r.decision.note
-    assert sc.claim_mm1_9(table(analytic_rows(bias=0.01))).decision.verdict == "reproduced"  # within 3%
-    d = sc.claim_mm1_9(table(analytic_rows(bias=0.2))).decision
-    assert d.verdict == "contradicted" and "mean outside the tolerance" in d.note
+    assert "Tolerance max(3% of the closed form" in r.note
+    assert claim("mm1-9", table(analytic_rows(bias=0.01))).decision.verdict == "reproduced"  # within 3%
+    r = claim("mm1-9", table(analytic_rows(bias=0.2)))
+    assert r.decision.verdict == "contradicted" and "mean outside the tolerance" in r.note
     # within the tolerance by mean, but runs too spread to say so significantly
-    assert sc.claim_mm1_9(table(analytic_rows(bias=0.01, sd_rel=0.2))).decision.verdict == "inconclusive"
+    assert claim("mm1-9", table(analytic_rows(bias=0.01, sd_rel=0.2))).decision.verdict == "inconclusive"
     # standard variant: delivered packets also cross one propagation delay
-    assert sc.claim_mm1_9(table(analytic_rows(variant="standard", prop=0.05))).decision.verdict == "reproduced"
-    d = sc.claim_mm1_9(table(lam_table("throughput", {5: {"none": 1.0}}))).decision
+    assert claim("mm1-9", table(analytic_rows(variant="standard", prop=0.05))).decision.verdict == "reproduced"
+    d = claim("mm1-9", table(lam_table("throughput", {5: {"none": 1.0}}))).decision
     assert d.verdict == "not_testable" and "mm1_analytic" in d.note
 
 
@@ -386,7 +395,7 @@ def test_claim_mm1_9_deterministic_rows_by_value():
     rows = analytic_rows()
     for r in rows:
         r["sd"] = 0.0
-    d = sc.claim_mm1_9(table(rows)).decision
+    d = claim("mm1-9", table(rows)).decision
     assert d.verdict == "reproduced" and d.p_value == 0 and "deterministic" in d.note
 
 
@@ -420,7 +429,7 @@ def test_build_has_the_expected_shape():
     pub = claims.set_index(["item", "variant"]).loc[("mm1-1", "as_published")]
     assert pub["verdict"] == "reproduced" and pub["note"] == "3 of 3 comparisons hold significantly."
     pub_notes = notes.set_index(["item", "variant"]).loc[("mm1-1", "as_published"), "note"]
-    assert "published_tahoe > none (8.4 vs 4.8)" in pub_notes and " tahoe >" not in pub_notes
+    assert "published_tahoe throughput 8.4 > none 4.8" in pub_notes and " tahoe >" not in pub_notes
     untested = claims.set_index(["item", "variant"]).loc[("mm1-2", "standard")]
     assert untested["verdict"] == "not_testable" and untested["rule"] == "" and math.isnan(untested["p_value"])
     nums = card[~card["item"].str.startswith("mm1-")]

@@ -1,0 +1,593 @@
+"""The one engine that decides every claim of reference/claims.yaml from its `decide:` block.
+
+A claim's `decide:` block is data (reference/claims.yaml's header documents every key): the cells it
+reads (study, metric, algorithm, parameters), the comparisons it makes between them (`parts`), the
+headline row of its scorecard row and the paper's number. The engine turns the parts into
+comparisons of the one rule (simulator/report/claim_rule.py) and decides the claim once per verdict
+row (scope: a model variant of the paper, and for some claims each value of a parameter the paper
+left open). Trace statistics, closed-form references and the context sentences of a note are named
+functions (simulator/report/claim_functions/); the spec names them, the engine calls them.
+
+Part kinds (each part may repeat over `for:` variables, a cartesian product):
+  order      [A, ">"|"<", B]          A above (below) B; `scale: k` compares with k x B
+  extreme    {target, among, lowest}  target below (above) each other algorithm of `among`
+  threshold  [A, ">"|"<", value]      A above (below) a number (one-sample test)
+  within     [A, low, high]           low < A < high (two one-sided tests)
+  near       [A, value, rel]          within (1 - rel) x value .. (1 + rel) x value
+  trend      {param, from, to, rising}  A at `to` above (below) A at `from`; min/max = the table's ends
+  reference  {function, tolerance}    every row of the cell filter within a tolerance of a named function
+`only_where_nonzero: <metric>` (order, extreme, trend) leaves out an instance where neither side has a
+nonzero value of that metric (a loss comparison where nothing was dropped cannot be made); a part all
+of whose instances are left out makes the claim not_testable, unless another part is reversed.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+import operator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from simulator.report import claim_rule as rule
+from simulator.report.verdicts import decision_rows
+from simulator.report.claim_functions import CONTEXTS, REFERENCES, STATISTICS, Missing, headline_of_values
+
+CELL_KEYS = ("study", "metric", "algorithm")     # besides parameters: every other key filters a column
+NUMERICAL_ZERO = 1e-9                             # |mean| and sd at most this: a floating-point zero
+
+
+# --------------------------------------------------------------------------- scopes (verdict rows)
+
+@dataclass(frozen=True)
+class Scope:
+    """One verdict row of a claim: the paper's variant (its table filter and algorithm names) and, for
+    a claim decided at each value of a parameter the paper left open, that value."""
+    paper: str
+    name: str                        # the scorecard's `variant`
+    where: dict                      # columns every cell of this row is filtered on
+    aliases: dict = field(default_factory=dict)   # the paper's algorithm name -> the name that ran
+    note: str = ""                   # what the notes say of the setting
+    row_note: str = ""               # appended to the scorecard row's one-sentence note
+    constants: dict = field(default_factory=dict)
+    sets: dict = field(default_factory=dict)
+    unavailable: str = ""            # why this row cannot be decided at all (no runs for it)
+
+
+# --------------------------------------------------------------------------- values and expressions
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+        ast.USub: operator.neg}
+
+
+def number(value, names: dict) -> float:
+    """A number of the spec: a literal, or an arithmetic expression of constants and variables
+    ("0.85 * bdp_pkts")."""
+    if isinstance(value, (int, float)):
+        return float(value)
+
+    def ev(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.Name) and node.id in names:
+            return float(names[node.id])
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.operand))
+        raise ValueError(f"not a number or an expression of {sorted(names)}: {value!r}")
+    return ev(ast.parse(str(value), mode="eval").body)
+
+
+def substitute(value, env: dict):
+    """`$name` strings replaced by the variable's value, recursively through lists and dicts."""
+    if isinstance(value, str) and value.startswith("$") and value[1:] in env:
+        return env[value[1:]]
+    if isinstance(value, dict):
+        return {k: substitute(v, env) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, env) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- table cells
+
+def _matches(col: pd.Series, v) -> pd.Series:
+    """Column equal to a spec value: numbers numerically, null as missing or infinite, else as text."""
+    if v is None:
+        num = pd.to_numeric(col, errors="coerce")
+        return num.isna() | np.isinf(num)
+    if isinstance(v, bool):
+        return col.astype(str).str.lower().isin(["true", "1", "1.0"]) == v
+    if isinstance(v, (int, float)):
+        num = pd.to_numeric(col, errors="coerce")
+        return pd.Series(np.isclose(num, float(v)), index=col.index) & num.notna()
+    return col.astype(str) == str(v)
+
+
+def rows_where(table: pd.DataFrame, spec: dict) -> pd.DataFrame | None:
+    """The rows matching every key of spec; None when the table lacks a column the spec names."""
+    if table is None or table.empty:
+        return None
+    mask = pd.Series(True, index=table.index)
+    for k, v in spec.items():
+        if k not in table:
+            return None
+        mask &= _matches(table[k], v)
+    return table[mask]
+
+
+def describe(spec: dict) -> str:
+    """A cell in words for notes: 'mm1_lambda lambda=5 published_tahoe throughput'."""
+    params = " ".join(f"{k}={_fmt_value(v)}" for k, v in spec.items() if k not in CELL_KEYS + ("statistic", "of"))
+    what = str(spec.get("statistic", spec.get("metric", ""))) + (f" {spec['of']}" if "of" in spec else "")
+    return " ".join(x for x in (spec.get("study", ""), params, spec.get("algorithm", ""), what) if x)
+
+
+def _fmt_value(v) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+class Cells:
+    """Resolves cell specs of one scope to table rows (or per-seed samples of named statistics)."""
+
+    def __init__(self, tables: pd.DataFrame, traces: pd.DataFrame | None, scope: Scope):
+        self.scope = scope
+        self.tables = rows_where(tables, scope.where) if tables is not None and not tables.empty else tables
+        self.traces = None
+        if traces is not None and not traces.empty:
+            self.traces = rows_where(traces, {k: v for k, v in scope.where.items() if k in traces}) 
+
+    def spec(self, spec: dict) -> dict:
+        """The cell spec with the scope's algorithm names (the paper's 'tahoe' ran as published_tahoe)."""
+        s = dict(spec)
+        if "algorithm" in s:
+            s["algorithm"] = self.scope.aliases.get(s["algorithm"], s["algorithm"])
+        return s
+
+    def get(self, spec: dict):
+        """The row (mean, sd, n, ...) of a cell spec, or raises Missing naming the cell."""
+        s = self.spec(spec)
+        if "statistic" in s:
+            args = {k: v for k, v in s.items() if k != "statistic"}
+            values = STATISTICS[s["statistic"]](self.traces, **args)
+            return headline_of_values(values)
+        rows = rows_where(self.tables, s)
+        if rows is None or rows.empty:
+            raise Missing(describe(s))
+        if len(rows) > 1:
+            raise ValueError(f"{len(rows)} table rows match {describe(s)}: the claim must name every parameter "
+                             "that tells them apart")
+        return rows.iloc[0]
+
+    def values_of(self, param: str, spec: dict) -> list:
+        """The sorted distinct values of `param` among the rows matching spec (a sweep's values)."""
+        rows = rows_where(self.tables, self.spec(spec))
+        if rows is None or param not in rows:
+            return []
+        vals = rows[param].dropna().unique().tolist()
+        return sorted(vals, key=lambda v: (not isinstance(v, (int, float)), v))
+
+
+def stat(row) -> dict:
+    """mean, sd, n of a row for the rule; a floating-point zero counts as exactly 0 (sd 0)."""
+    m, n = float(row["mean"]), int(row["n"])
+    sd = float(row["sd"]) if not pd.isna(row["sd"]) else math.nan
+    if abs(m) <= NUMERICAL_ZERO and (math.isnan(sd) or sd <= NUMERICAL_ZERO):
+        return {"mean": 0.0, "sd": 0.0 if n > 1 else math.nan, "n": n}
+    return {"mean": m, "sd": sd, "n": n}
+
+
+def _scaled(row, k: float) -> dict:
+    s = stat(row)
+    return {"mean": k * s["mean"], "sd": k * s["sd"], "n": s["n"]}
+
+
+def _zero(row) -> bool:
+    return stat(row)["mean"] == 0.0
+
+
+# --------------------------------------------------------------------------- a claim's comparisons
+
+class Gathered:
+    """The comparisons of one claim and scope, part by part, and what could not be compared."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+        self.comparisons: list[rule.Comparison] = []
+        self.missing: list[str] = []          # cells the claim needs and lacks
+        self.no_drops: list[str] = []         # parts with nothing to compare
+        self.skipped: list[str] = []          # instances left out: neither side nonzero
+        self.steps: list[tuple[str, list[rule.Comparison]]] = []   # trend steps (noted, not scored)
+
+    def decide(self, not_testable: str = "") -> tuple[rule.Decision, str]:
+        """The Decision under the rule and the note listing every comparison and what was left out."""
+        tested = rule.decide(self.comparisons)
+        reason = not_testable
+        if not reason and self.missing:
+            reason = "missing results: " + ", ".join(dict.fromkeys(self.missing))
+        elif not reason and self.no_drops and tested.verdict != "contradicted":
+            reason = ("nothing to compare (neither side nonzero) in a part the claim needs: "
+                      + "; ".join(self.no_drops))
+        decision = rule.decide(self.comparisons, not_testable=reason) if reason else tested
+        note = ("Parts: " + "; ".join(self.parts) + ". ") if self.parts else ""
+        if reason:
+            note += f"Not testable: {reason}. "
+            if self.comparisons:
+                note += f"The comparisons that could be made (alone: {tested.verdict}): {tested.note}."
+        else:
+            note += tested.note + "."
+            if self.no_drops:
+                note += (" Contradicted by the comparisons above although a part has nothing to compare: "
+                         + "; ".join(self.no_drops) + ".")
+        if self.skipped:
+            note += " Left out, neither side nonzero: " + "; ".join(self.skipped) + "."
+        for label, steps in self.steps:
+            against = [c for c in rule.holm(steps) if c.reversed]
+            note += (f" {label} (steps, not scored; Holm over its steps): "
+                     + ("significantly the other way at " + "; ".join(c.describe() for c in against)
+                        if against else "no step significantly the other way") + ".")
+        return decision, note.strip()
+
+
+class Part:
+    """Evaluates one part of a claim's spec into comparisons."""
+
+    def __init__(self, spec: dict, defaults: dict, cells: Cells, gathered: Gathered):
+        self.spec, self.cells, self.g = spec, cells, gathered
+        self.defaults = {**defaults, **spec.get("where", {})}
+        self.tag = spec.get("tag", "")
+        self.made = self.left_out = self.lacking = 0
+
+    # -- cells
+    def cell_spec(self, spec: dict, env: dict) -> dict:
+        return substitute({**self.defaults, **(spec or {})}, env)
+
+    def varying(self, spec: dict) -> dict:
+        """The keys of a cell a label names: algorithm, metric or statistic, and what the part's
+        variables set (the claim's fixed parameters are in its `where`, not repeated in every label)."""
+        raw = {**self.defaults, **(spec or {})}
+        return {k for k, v in raw.items() if isinstance(v, str) and v.startswith("$")} | {"algorithm", "metric",
+                                                                                          "statistic"}
+
+    def row(self, spec: dict, env: dict):
+        """(row, label of the cell) of a cell spec; (None, label) and the cell noted as missing if absent."""
+        s = self.cell_spec(spec, env)
+        keys = self.varying(spec) | (set(spec or {}) - {"study"} if "statistic" in s else set())
+        lab = describe({k: v for k, v in self.cells.spec(s).items() if k in keys})
+        try:
+            return self.cells.get(s), lab, s
+        except Missing as m:
+            self.g.missing.append(f"{self.tag} {m}".strip())
+            self.lacking += 1
+            return None, lab, s
+
+    def value(self, v, env: dict) -> float:
+        return number(substitute(v, env), {**self.cells.scope.constants, **env})
+
+    def add(self, c: rule.Comparison) -> None:
+        self.g.comparisons.append(c)
+        self.made += 1
+
+    def skip_if_nothing(self, sa: dict, sb: dict, env: dict, what: str) -> bool:
+        """True (and the instance noted as left out) when `only_where_nonzero` applies and neither side
+        has a nonzero value of that metric."""
+        metric = self.spec.get("only_where_nonzero")
+        if not metric:
+            return False
+        metric = sa.get("metric") if metric is True else metric
+        ra, rb = (self._quiet({**s, "metric": metric}) for s in (sa, sb))
+        if ra is None or rb is None or not (_zero(ra) and _zero(rb)):
+            return False
+        self.g.skipped.append(f"{self.tag} {what} ({metric} 0 on both sides)".strip())
+        self.left_out += 1
+        return True
+
+    def _quiet(self, spec: dict):
+        try:
+            return self.cells.get(spec)
+        except Missing:
+            return None
+
+    def label(self, text: str) -> str:
+        return f"{self.tag} {text}".strip()
+
+    # -- kinds
+    def order(self, env: dict, a=None, b=None, op=None) -> None:
+        a, op, b = (a, op, b) if a is not None else self.spec["order"]
+        ra, la, sa = self.row(a, env)
+        rb, lb, sb = self.row(b, env)
+        lb = " ".join(w for w in lb.split() if w not in la.split() or w in (a or {}).values()) or lb
+        if ra is None or rb is None:
+            return
+        if self.skip_if_nothing(sa, sb, env, f"{la} vs {lb}"):
+            return
+        k = self.value(self.spec.get("scale", 1), env)
+        right = _scaled(rb, k) if k != 1 else stat(rb)
+        scale = f"{k:g} x " if k != 1 else ""
+        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {scale}{lb} {right['mean']:.4g}")
+        self.add(rule.greater(stat(ra), right, lab) if op == ">" else rule.less(stat(ra), right, lab))
+
+    def extreme(self, env: dict) -> None:
+        e = substitute(self.spec["extreme"], env)
+        target, op = e["target"], "<" if e.get("lowest", True) else ">"
+        among = e["among"]
+        for other in (_sets(among.lstrip("$"), self.cells) if isinstance(among, str) else among):
+            if other != target:
+                self.order(env, {"algorithm": target}, {"algorithm": other}, op)
+
+    def threshold(self, env: dict) -> None:
+        a, op, v = self.spec["threshold"]
+        ra, la, _ = self.row(a, env)
+        if ra is None:
+            return
+        x = self.value(v, env)
+        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {x:.4g}")
+        self.add(rule.above(stat(ra), x, lab) if op == ">" else rule.below(stat(ra), x, lab))
+
+    def within(self, env: dict, a=None, lo=None, hi=None) -> None:
+        a, lo, hi = (a, lo, hi) if a is not None else self.spec["within"]
+        ra, la, _ = self.row(a, env)
+        if ra is None:
+            return
+        for c in rule.within(stat(ra), self.value(lo, env), self.value(hi, env),
+                             self.label(f"{la} {float(ra['mean']):.4g}")):
+            self.add(c)
+
+    def near(self, env: dict) -> None:
+        a, v, rel = self.spec["near"]
+        x, r = self.value(v, env), self.value(rel, env)
+        self.within(env, a, (1 - r) * x, (1 + r) * x)
+
+    def trend(self, env: dict) -> None:
+        t = substitute(self.spec["trend"], env)
+        base = self.cell_spec(t.get("cell", {}), env)
+        param = t["param"]
+        xs = self.cells.values_of(param, {k: v for k, v in self.cells.spec(base).items() if k != param})
+        lo = xs[0] if t.get("from", "min") == "min" else t["from"]
+        hi = xs[-1] if t.get("to", "max") == "max" else t["to"]
+        xs = [x for x in xs if _between(x, lo, hi)]
+        rows = []
+        for x in xs:
+            r, _, _ = self.row({**base, param: x}, {})
+            if r is not None:
+                rows.append((x, r))
+        base = {k: v for k, v in self.cells.spec(base).items() if k in self.varying(self.spec["trend"].get("cell", {}))}
+        if len(rows) < 2 or not np.isclose(float(rows[0][0]), float(lo)) or not np.isclose(float(rows[-1][0]), float(hi)):
+            if len(rows) < 2:
+                self.g.missing.append(self.label(f"{describe(base)}: fewer than two values of {param}"))
+                self.lacking += 1
+            return
+        if self.spec.get("only_where_nonzero") and all(_zero(r) for _, r in rows):
+            self.g.skipped.append(self.label(f"{describe(base)}: 0 at every {param}"))
+            self.left_out += 1
+            return
+        rising = t.get("rising", True)
+        (x0, r0), (x1, r1) = rows[0], rows[-1]
+        cmp = rule.greater if rising else rule.less
+        word = "rises" if rising else "falls"
+        series = ", ".join(f"{_fmt_value(x)}: {r['mean']:.3g}" for x, r in rows)
+        self.add(cmp(stat(r1), stat(r0), self.label(
+            f"{describe(base)} {word} from {param}={_fmt_value(x0)} to {_fmt_value(x1)} "
+            f"({r0['mean']:.4g} -> {r1['mean']:.4g}; series {series})")))
+        if t.get("steps") and len(rows) > 2:
+            self.g.steps.append((self.label(f"{describe(base)} {word}"), [
+                cmp(stat(rb), stat(ra), f"{_fmt_value(xa)} -> {_fmt_value(xb)}: {ra['mean']:.3g} -> {rb['mean']:.3g}")
+                for (xa, ra), (xb, rb) in zip(rows, rows[1:])]))
+
+    def reference(self, env: dict) -> None:
+        """Every table row of the cell filter (lists allowed) within a tolerance of a named function of
+        the row (mm1-9: the M/M/1/K closed forms)."""
+        spec = substitute(self.spec["reference"], env)
+        fn, tol = REFERENCES[spec["function"]], spec.get("tolerance", {})
+        filt = self.cell_spec({}, env)
+        lists = {k: v for k, v in filt.items() if isinstance(v, list)}
+        rows = rows_where(self.cells.tables, {k: v for k, v in filt.items() if k not in lists})
+        if rows is not None:
+            for k, vs in lists.items():
+                rows = rows[rows[k].astype(str).isin([str(v) for v in vs])] if k in rows else rows.iloc[0:0]
+        if rows is None or rows.empty:
+            self.g.missing.append(self.label(f"rows of {describe(filt)}"))
+            self.lacking += 1
+            return
+        for _, r in rows.iterrows():
+            ref = fn(r)
+            t = max(self.value(tol.get("rel", 0), env) * abs(ref), self.value(tol.get("abs", {}).get(r["metric"], 0), env))
+            params = " ".join(f"{k}={_fmt_value(r[k])}" for k in spec.get("label", []) if k in r)
+            for c in rule.within(stat(r), ref - t, ref + t, self.label(
+                    f"{params} {r['metric']} {float(r['mean']):.4g} (reference {ref:.4g} ± {t:.3g})")):
+                self.add(c)
+
+    def run(self) -> None:
+        kinds = [k for k in KINDS if k in self.spec]
+        if len(kinds) != 1:
+            raise ValueError(f"a part needs exactly one of {', '.join(KINDS)}; got {kinds or 'none'}")
+        for env in expand(self.spec.get("for", {}), self.cells, self.defaults):
+            getattr(self, kinds[0])(env)
+        self.close()
+
+    def close(self) -> None:
+        if self.made == 0 and self.left_out > 0:
+            self.g.no_drops.append(f"{self.tag} (every instance)".strip())
+        elif self.made == 0 and self.lacking == 0:
+            self.g.missing.append(self.label("no table rows"))
+
+
+KINDS = ("order", "extreme", "threshold", "within", "near", "trend", "reference")
+
+
+def _between(x, lo, hi) -> bool:
+    try:
+        return float(lo) <= float(x) <= float(hi)
+    except (TypeError, ValueError):
+        return True
+
+
+
+
+def expand(variables: dict, cells: Cells, defaults: dict):
+    """Every combination of the `for:` variables, in the order declared (cartesian product). A
+    variable's values: a list, a set name of the paper, or {values_of: param, [where]: {...},
+    [above]: x, [in]: [...]} (the values the tables hold)."""
+    names, domains = [], []
+    for name, dom in variables.items():
+        names.append(name)
+        domains.append(domain(dom, cells, defaults))
+    for combo in itertools.product(*domains):
+        yield dict(zip(names, combo))
+
+
+def domain(dom, cells: Cells, defaults: dict) -> list:
+    if isinstance(dom, str):
+        return _sets(dom.lstrip("$"), cells)
+    if isinstance(dom, list):
+        return dom
+    base = {k: v for k, v in {**defaults, **dom.get("where", {})}.items() if k != dom["values_of"]}
+    vals = cells.values_of(dom["values_of"], base)
+    if "above" in dom:
+        vals = [v for v in vals if float(v) > float(dom["above"])]
+    if "in" in dom:
+        vals = [v for v in vals if any(np.isclose(float(v), float(w)) for w in dom["in"])]
+    return vals
+
+
+def _sets(name: str, cells: Cells) -> list:
+    """A named set of the paper: a list, or {present: true, except: [...]} = the algorithms present in
+    this scope's rows (in the paper's naming), without the exceptions."""
+    s = cells.scope.sets[name]
+    if isinstance(s, list):
+        return s
+    back = {v: k for k, v in cells.scope.aliases.items()}
+    present = sorted(cells.tables["algorithm"].unique(), key=lambda a: (back.get(a, a), a)) \
+        if cells.tables is not None and not cells.tables.empty else []
+    return [back.get(a, a) for a in present if back.get(a, a) not in s.get("except", [])]
+
+
+# --------------------------------------------------------------------------- deciding a claim
+
+@dataclass(frozen=True)
+class Decided:
+    """A claim decided in one scope, with what fills its scorecard row."""
+    decision: rule.Decision
+    note: str
+    metric: str
+    headline: object = None          # the row (mean, ci_low, ...) that fills ours_mean etc.
+    paper_value: float = math.nan
+
+
+def decide(claim: dict, tables: pd.DataFrame, traces: pd.DataFrame | None, scope: Scope) -> Decided:
+    """One claim (an entry of reference/claims.yaml) decided in one scope by its `decide:` block."""
+    d = claim["decide"]
+    defaults = d.get("where", {})
+    metric = d.get("metric", defaults.get("metric", ""))
+    cells = Cells(tables, traces, scope)
+    if scope.unavailable:
+        return Decided(rule.decide([], not_testable=scope.unavailable), scope.unavailable, metric)
+    if (cells.tables is None or cells.tables.empty) and (cells.traces is None or cells.traces.empty):
+        reason = f"no table rows of paper {scope.paper} with " + ", ".join(f"{k}={v}" for k, v in scope.where.items())
+        return Decided(rule.decide([], not_testable=reason), reason, metric)
+    g = Gathered()
+    for p in d.get("parts", []):
+        if p.get("text"):
+            g.parts.append(f"{p.get('tag', '')} {p['text']}".strip())
+        try:
+            Part(p, defaults, cells, g).run()
+        except Missing as m:            # a named statistic without the traces it needs
+            g.missing.append(f"{p.get('tag', '')} {m}".strip())
+    decision, note = g.decide(d.get("not_testable", ""))
+    head = _headline(d.get("headline"), defaults, cells)
+    for name in d.get("context", []):
+        try:
+            note += " " + CONTEXTS[name](cells, scope).strip()
+        except Missing:
+            pass
+    paper_value = d.get("paper_value", math.nan)
+    if isinstance(head, tuple):         # a reference part's farthest row: (row, reference value)
+        head, paper_value = head
+    return Decided(decision, note, metric, head, float(paper_value) if paper_value is not None else math.nan)
+
+
+def _headline(spec, defaults: dict, cells: Cells):
+    """The row of the headline cell (None when absent); {farthest: metric} = the row of that metric
+    farthest (relatively) from its reference, with the reference (mm1-9)."""
+    if not spec:
+        return None
+    if "farthest" in spec:
+        ref = REFERENCES[spec["function"]]
+        rows = rows_where(cells.tables, {**{k: v for k, v in defaults.items() if not isinstance(v, list)},
+                                         "metric": spec["farthest"]})
+        if rows is None or rows.empty:
+            return None
+        refs = rows.apply(ref, axis=1)
+        err = (rows["mean"] - refs).abs() / refs.abs().clip(lower=1e-12)
+        i = err.idxmax()
+        return rows.loc[i], float(refs.loc[i])
+    try:
+        return cells.get({**defaults, **spec})
+    except Missing:
+        return None
+
+
+def scopes(claim: dict, scoring: dict, tables: pd.DataFrame) -> list[Scope]:
+    """The verdict rows of a claim: one per variant of its paper (scoring[paper]["variants"]), and with
+    `per:` one per value of that parameter in that study (a parameter the paper left open)."""
+    paper = claim["paper"]
+    conf = scoring.get(paper, {})
+    variants = conf.get("variants") or [{"name": conf.get("variant", "")}]
+    per = claim["decide"].get("per")
+    out = []
+    for v in variants:
+        base = Scope(paper, v["name"], dict(v.get("where", {})), dict(v.get("aliases", {})), v.get("note", ""),
+                     "", dict(conf.get("constants", {})), dict(conf.get("sets", {})))
+        if not per:
+            out.append(base)
+            continue
+        cells = Cells(tables, None, base)
+        values = domain({"values_of": per["param"], "where": {"study": per["study"]},
+                         **({"above": per["above"]} if "above" in per else {})}, cells, {})
+        if not values:
+            out.append(replace(base, unavailable=per.get("none", f"no runs of {per['study']} to decide it at").format(
+                variant=v["name"], **base.where)))
+        for x in values:
+            x = int(x) if float(x).is_integer() else x
+            name = per.get("name", "{variant}, {value}").format(variant=v["name"], value=x)
+            out.append(replace(base, name=name, where={**base.where, per["param"]: x},
+                               note=f"{base.note} {per.get('note', '').format(value=x)}".strip(),
+                               row_note=per.get("row_note", "").format(value=x)))
+    return out
+
+
+# --------------------------------------------------------------------------- a paper's rows
+
+def claims_file() -> Path:
+    """The tracked claims file (reference/claims.yaml of the repository)."""
+    return Path(__file__).resolve().parents[2] / "reference" / "claims.yaml"
+
+
+def load(path=None) -> dict:
+    """The claims file as a mapping (claims, scoring)."""
+    return yaml.safe_load(Path(path or claims_file()).read_text())
+
+
+def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, doc: dict | None = None):
+    """(scorecard rows, note rows) of every claim of `paper`, in claim order, one per scope."""
+    doc = doc or load()
+    rows, notes = [], []
+    claims = [c for c in doc["claims"] if c["paper"] == paper]
+    pairs = [(claim, scope) for claim in claims for scope in scopes(claim, doc.get("scoring", {}), tables)]
+    if doc.get("scoring", {}).get(paper, {}).get("rows_by") == "variant":     # every claim of one variant, then the next
+        names = [v["name"] for v in doc["scoring"][paper]["variants"]]
+        pairs.sort(key=lambda cs: names.index(cs[1].name) if cs[1].name in names else len(names))
+    for claim, scope in pairs:
+            d = decide(claim, tables, traces, scope)
+            row, note = decision_rows(paper, claim["id"], scope.name, d.decision, metric=d.metric,
+                                      headline=d.headline, paper_value=d.paper_value)
+            row["note"] = f"{row['note']} {scope.row_note}".strip()
+            note["note"] = f"{scope.note} {d.note}".strip()
+            rows.append(row)
+            notes.append(note)
+    return rows, notes

@@ -1,0 +1,70 @@
+"""Named functions that claims of reference/claims.yaml refer to, for what a table cell cannot say:
+
+  STATISTICS  per-seed statistics of the traces ({statistic: name, ...} as a cell of a part): a list
+              of one value per seed, compared by the one rule as a sample over seeds;
+  REFERENCES  a reference value for a table row (`reference` parts: mm1-9's M/M/1/K closed forms);
+  CONTEXTS    a sentence appended to a claim's note (numbers a reader checks the verdict against; never
+              part of the verdict).
+
+One module per paper registers its functions with the decorators below; a function raises Missing
+(naming what is absent) when the results it needs are not there.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _stats
+
+STATISTICS: dict = {}
+REFERENCES: dict = {}
+CONTEXTS: dict = {}
+
+
+class Missing(Exception):
+    """Results a claim needs are absent (the claim is then not_testable, naming them)."""
+
+
+def statistic(name):
+    def register(fn):
+        STATISTICS[name] = fn
+        return fn
+    return register
+
+
+def reference(name):
+    def register(fn):
+        REFERENCES[name] = fn
+        return fn
+    return register
+
+
+def context(name):
+    def register(fn):
+        CONTEXTS[name] = fn
+        return fn
+    return register
+
+
+def headline_of_values(values) -> pd.Series:
+    """A table-like row of per-seed values: mean, sd, n, 95% CI and per-run range over seeds."""
+    from simulator.report.claim_rule import sample
+    xs = np.array([float(v) for v in values if not math.isnan(float(v))], dtype=float)
+    s = sample(xs)
+    n, mean, sd = s["n"], s["mean"], s["sd"]
+    if n == 0:
+        raise Missing("no seed with a value")
+    half = _stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
+    lo, hi = (np.percentile(xs, [2.5, 97.5]) if n > 1 else (math.nan, math.nan))
+    return pd.Series({"mean": mean, "sd": sd, "n": n, "ci_low": mean - half, "ci_high": mean + half,
+                      "run_p025": lo, "run_p975": hi})
+
+
+for _paper in ("mm1", "qtcol", "ns2", "testbed", "mininet"):
+    try:
+        importlib.import_module(f"{__name__}.{_paper}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{_paper}":
+            raise
