@@ -47,7 +47,50 @@ def test_newreno_recovers_better_than_tahoe_at_high_load():
 
 
 def test_bad_parameters_are_rejected_with_allowed_values():
-    with pytest.raises(ValueError, match="allowed: none, tahoe, reno, newreno, cubic, vegas, qtcol, qtcolfair"):
-        simulator.run(params(algorithm="bbr"), 0)
+    with pytest.raises(ValueError, match="allowed: none, tahoe, reno, newreno, cubic, vegas, bbr, qtcol, qtcolfair"):
+        simulator.run(params(algorithm="westwood"), 0)
     with pytest.raises(ValueError, match="prop_delay"):
         simulator.run(params(prop_delay=-1), 0)
+
+
+# BBR runs on the app-limited SACK sender (delivery-rate samples, pacing)
+
+def test_bbr_is_app_limited_and_delivers_every_packet():
+    for lam in (2, 5, 15):
+        for seed in range(4):
+            m = simulator.run(params(algorithm="bbr", N=400, **{"lambda": lam}), seed)["metrics"]
+            assert m["delivered_unique"] == 400 and m["in_flight_at_end"] == 0
+            assert m["sent"] - m["retransmissions"] == 400      # new data: exactly what was written
+            assert m["sent"] == m["delivered"] + m["dropped"]
+            assert 0 <= m["loss_rate"] <= 100
+            # never faster than the application writes (nor the server serves), beyond Poisson noise
+            assert m["throughput"] <= min(lam, 10) * (1 + 4 / 400 ** 0.5)
+
+
+def test_bbr_at_light_load_with_a_large_buffer_delivers_all_at_the_offered_rate():
+    for seed in range(3):
+        m = simulator.run(params(algorithm="bbr", K=1000, theta=None, N=1000, **{"lambda": 3}), seed)["metrics"]
+        assert m["delivered_unique"] == 1000 and m["dropped"] == 0 and m["timeouts"] == 0
+        assert abs(m["throughput"] - 3) < 3 * 4 / 1000 ** 0.5  # the application's rate, within noise
+        # a sender that ignored the application would finish in about N / mu = 100 s, not N / lambda
+        assert m["end_time"] > 250
+
+
+def test_bbr_run_is_deterministic_and_records_its_window():
+    p = params(algorithm="bbr", trace=True)
+    a, b = simulator.run(p, 3), simulator.run(p, 3)
+    assert repr(a) == repr(b)
+    assert repr(a) != repr(simulator.run(p, 4))
+    t, cwnd = a["trace"]["t"], a["trace"]["cwnd"]
+    assert len(t) == len(cwnd) > 1 and min(cwnd) >= 1 and t == sorted(t)
+
+
+def test_bbr_paces_with_timer_events():
+    from simulator.models.mm1_standard import StandardMM1
+    from simulator.registry import key, resolve
+
+    p = resolve(params(algorithm="bbr", K=50, theta=None, N=1000, **{"lambda": 9}))
+    sim = StandardMM1.from_params(key(p, 0), p)
+    m = sim.run()["metrics"]
+    assert sim.pace_gen > 0                       # packets held back by pacing, sent by its timer
+    assert m["delivered_unique"] == 1000

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from simulator.tcp.cc.aimd import RenoGrowth
-from simulator.tcp.cc.base import LOSS, OPEN, RECOVERY
+from simulator.tcp.cc.base import EVENT_TX_START, LOSS, OPEN, RECOVERY, CongestionControl
 from simulator.tcp.rto import RtoEstimator
 from simulator.tcp.sack_receiver import SackReceiver
 from simulator.tcp.sack_sender import SackSender
@@ -90,3 +90,51 @@ def test_receiver_delays_acks_and_reports_out_of_order_at_once():
     assert rcv.receive(4, 0.004, 0.004) is False
     assert rcv.delack_timer(0.1) is False and rcv.delack_timer(0.205) is True
     assert math.isinf(rcv.delack_deadline)
+
+
+
+class Recorder(CongestionControl):
+    """A fixed window that records each ACK's rate sample and each window event."""
+
+    def __init__(self):
+        super().__init__("recorder")
+        self.samples, self.events = [], []
+
+    def pkts_acked(self, s, sample):
+        self.samples.append(sample.is_app_limited)
+
+    def cwnd_event(self, s, event):
+        self.events.append((event, s.app_limited))
+
+
+def test_bulk_sender_always_has_data_and_is_never_app_limited():
+    snd = sender(4.0)
+    assert send_all(snd) == [0, 1, 2, 3] and snd.app_limited == 0 and not snd.s.app_limited
+
+
+def test_app_limited_sender_sends_only_what_the_application_wrote():
+    snd = SackSender(RenoGrowth("newreno"), RtoEstimator(1.0, 1.0), 10.0, bulk=False)
+    assert send_all(snd) == []
+    snd.write(3)
+    assert send_all(snd) == [0, 1, 2]
+    snd.write(2)
+    assert send_all(snd, 0.01) == [3, 4] and snd.app_avail == 5
+
+
+def test_app_limited_rate_samples_last_until_the_stretch_is_delivered():
+    cc = Recorder()
+    snd = SackSender(cc, RtoEstimator(1.0, 1.0), 2.0, bulk=False)
+    snd.write(4)                                     # idle sender, open window: app-limited
+    assert snd.app_limited == 1 and snd.s.app_limited
+    assert send_all(snd) == [0, 1]                   # sent in the stretch
+    assert cc.events == [(EVENT_TX_START, True)]     # the first send, with nothing in flight
+    snd.write(2)                                     # data still unsent: no new stretch
+    snd.ack(1, -1, 0.0, 0.1)                         # delivered 1: the stretch goes on
+    assert snd.app_limited == 1 and send_all(snd, 0.1) == [2]
+    snd.ack(2, -1, 0.0, 0.2)                         # delivered 2 > 1: the stretch ends
+    assert snd.app_limited == 0 and not snd.s.app_limited
+    assert send_all(snd, 0.2) == [3]
+    snd.ack(3, -1, 0.1, 0.3)                         # packet 2: sent in the stretch
+    snd.ack(4, -1, 0.2, 0.4)                         # packet 3: sent after it
+    assert cc.samples == [True, True, True, False]
+    assert cc.events == [(EVENT_TX_START, True)]

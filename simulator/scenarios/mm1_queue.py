@@ -16,11 +16,13 @@ from simulator.tcp.cc import catalogue
 DESCRIPTION = "the M/M/1/K study: one sender, one queue with K places and a waiting deadline theta"
 VARIANTS = ("as_published", "standard")
 # the algorithms of each variant, by their catalogue names (simulator/tcp/cc/catalogue/): as_published
-# runs the paper's code (published_tahoe, published_reno, published_cubic), standard every algorithm
-# its textbook sender can run; "none" = no transport control (the paper's bypass path)
+# runs the paper's code (published_tahoe, published_reno, published_cubic), standard every network
+# algorithm: on its textbook sender, or on the app-limited SACK sender for an algorithm that needs
+# delivery-rate samples and pacing (BBR; simulator/models/mm1_standard.pyx); "none" = no transport
+# control (the paper's bypass path)
 ALGORITHMS_OF = {
     "as_published": ["none"] + list(catalogue.PUBLISHED),
-    "standard": ["none"] + list(catalogue.names_for(catalogue.Stack("textbook", sack=False))),
+    "standard": ["none"] + list(catalogue.NETWORK),
 }
 # every algorithm of either variant: none, then in the catalogue's order (network algorithms, then the paper's code)
 ALGORITHMS = ("none",) + tuple(a for a in catalogue.NAMES if any(a in ALGORITHMS_OF[v] for v in VARIANTS))

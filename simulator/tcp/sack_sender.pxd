@@ -3,8 +3,10 @@ from simulator.tcp.rto cimport RtoEstimator
 
 
 cdef class SackSender:
-    """Bulk TCP sender with a SACK scoreboard: RFC 6675 loss recovery with proportional rate
-    reduction (RFC 6937), RFC 6298 timer, timestamp RTT, delivery-rate samples, optional pacing."""
+    """TCP sender with a SACK scoreboard: RFC 6675 loss recovery with proportional rate reduction
+    (RFC 6937), RFC 6298 timer, timestamp RTT, delivery-rate samples, optional pacing.  Bulk (an
+    application that always has data) unless built with bulk=False: then it sends only what the
+    application wrote (app_write) and marks its rate samples app-limited as Linux does."""
     cdef public TcpState s
     cdef public CongestionControl cc
     cdef public RtoEstimator rto
@@ -15,6 +17,7 @@ cdef class SackSender:
     cdef long long* tx_delivered          # rate sampler state when the packet was (re)sent
     cdef double* tx_delivered_time
     cdef double* tx_first_sent
+    cdef unsigned char* tx_app_limited    # the sender was app-limited when the packet was (re)sent
     cdef readonly long long sacked_out, lost_out, retrans_out
     cdef long long highest_sacked, loss_scan, retx_scan
     # retransmissions in the order sent, to detect a lost retransmission RACK-style
@@ -29,15 +32,24 @@ cdef class SackSender:
     cdef double delivered_time, first_sent_time
     # pacing
     cdef public double next_send_time
+    # application: packets written so far (BULK: unlimited); Linux's tp->app_limited, the
+    # delivered count that ends an app-limited stretch (0: not app-limited)
+    cdef readonly long long app_avail
+    cdef long long app_limited_until
     cdef readonly double rto_deadline
     cdef readonly long long sent, retransmitted, timeouts, recoveries
-    cdef readonly double srtt_sum
+    cdef readonly double srtt_sum, rtt_sum
     cdef readonly long long rtt_samples
     cdef readonly double min_cwnd
 
     cdef inline long long in_flight(self) noexcept:
         return (self.s.snd_max - self.s.snd_una) - self.sacked_out - self.lost_out + self.retrans_out
 
+    cdef inline bint has_data(self) noexcept:
+        """A lost packet waits for retransmission, or the application wrote data not yet sent."""
+        return self.lost_out > self.retrans_out or self.s.snd_max < self.app_avail
+
+    cdef void app_write(self, long long packets) noexcept
     cdef bint can_send(self, double now) noexcept
     cdef long long next_segment(self, double now) except -2
     cdef int on_ack(self, long long ack, long long sack, double echo_ts, double now) except -1

@@ -1,4 +1,4 @@
-"""Bulk TCP sender with a SACK scoreboard, as Linux/ns-3 run it for the QtColFair scenario.
+"""TCP sender with a SACK scoreboard, as Linux/ns-3 run it for the QtColFair scenario.
 
 Sequence numbers count packets.  The scoreboard keeps per-packet flags in a ring (no Python
 object per packet) and three counters (Linux's sacked_out, lost_out, retrans_out), so
@@ -12,12 +12,22 @@ marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> reco
 (enter on the first loss: ssthresh, PRR; leave when snd_una passes recover: cwnd = ssthresh) ->
 cc.cong_control (owns_cwnd) or cc.cong_avoid (OPEN only).  RTO: ssthresh, cwnd = 1, every
 unSACKed outstanding packet marked lost, LOSS state until recover is acknowledged.
+
+The application is bulk (always has data) by default.  With bulk=False it has written app_avail
+packets (app_write) and the sender sends nothing beyond them.  App-limited rate samples follow
+Linux (tcp_rate_check_app_limited, draft-cheng-iccrg-delivery-rate-estimation): when the
+application writes while the sender had nothing to send, room in the window and no loss waiting
+for retransmission, the stretch until the packets now in flight are delivered is app-limited;
+packets sent in it carry the mark, and a rate sample is app-limited if its newest packet is.
+cc.cwnd_event(CA_EVENT_TX_START) is called, as Linux does, when a packet is sent with nothing in
+flight (BBR's restart from idle acts on it only when app-limited).
 """
 from libc.math cimport INFINITY, ceil, floor
 from libc.stdlib cimport calloc, free, malloc
 
-from simulator.tcp.cc.base cimport (CA_EVENT_COMPLETE_CWR, CA_EVENT_LOSS, CA_LOSS, CA_OPEN,
-                                    CA_RECOVERY, AckSample, CongestionControl, TcpState)
+from simulator.tcp.cc.base cimport (CA_EVENT_COMPLETE_CWR, CA_EVENT_LOSS, CA_EVENT_TX_START,
+                                    CA_LOSS, CA_OPEN, CA_RECOVERY, AckSample, CongestionControl,
+                                    TcpState)
 from simulator.tcp.rto cimport RtoEstimator
 
 cdef enum:
@@ -26,11 +36,13 @@ cdef enum:
     RETX = 4
 
 DUPTHRESH = 3
+# app_avail of a bulk sender: the application always has data
+cdef long long BULK = 1LL << 62
 
 
 cdef class SackSender:
     def __cinit__(self, CongestionControl cc, RtoEstimator rto, double init_cwnd=10.0,
-                  double mss=1448.0, long long window_cap=1 << 17):
+                  double mss=1448.0, long long window_cap=1 << 17, bint bulk=True):
         self.cap = 1
         while self.cap < window_cap:
             self.cap <<= 1
@@ -40,11 +52,13 @@ cdef class SackSender:
         self.tx_delivered = <long long*>malloc(self.cap * sizeof(long long))
         self.tx_delivered_time = <double*>malloc(self.cap * sizeof(double))
         self.tx_first_sent = <double*>malloc(self.cap * sizeof(double))
+        self.tx_app_limited = <unsigned char*>calloc(self.cap, 1)
         self.rq_seq = <long long*>malloc(self.cap * sizeof(long long))
         self.rq_time = <double*>malloc(self.cap * sizeof(double))
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
         if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
-                or self.tx_delivered_time == NULL or self.tx_first_sent == NULL):
+                or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
+                or self.tx_app_limited == NULL):
             raise MemoryError()
         self.cc = cc
         self.rto = rto
@@ -53,6 +67,7 @@ cdef class SackSender:
         self.rs = AckSample()
         self.rto_deadline = INFINITY
         self.highest_sacked = -1
+        self.app_avail = BULK if bulk else 0
         cc.init(self.s)
         self.min_cwnd = self.s.cwnd
 
@@ -62,6 +77,7 @@ cdef class SackSender:
         free(self.tx_delivered)
         free(self.tx_delivered_time)
         free(self.tx_first_sent)
+        free(self.tx_app_limited)
         free(self.rq_seq)
         free(self.rq_time)
 
@@ -70,11 +86,22 @@ cdef class SackSender:
         self.s.ca_state = new_state
 
     # ------------------------------------------------------------------ sending
+    cdef void app_write(self, long long packets) noexcept:
+        """The application writes `packets` more packets (a sender built with bulk=False)."""
+        cdef long long in_flight = self.in_flight()
+        if not self.has_data() and in_flight < <long long>floor(self.s.cwnd):
+            # Linux tcp_rate_check_app_limited: the sender was waiting for the application
+            self.app_limited_until = max(self.s.delivered + in_flight, 1)
+            self.s.app_limited = True
+        self.app_avail += packets
+
     cdef bint can_send(self, double now) noexcept:
         cdef long long window = <long long>floor(self.s.cwnd)
         if self.max_window > 0 and window > self.max_window:
             window = self.max_window
         if self.in_flight() >= window:
+            return False
+        if not self.has_data():
             return False
         if self.s.pacing_rate > 0 and now < self.next_send_time:
             return False
@@ -89,6 +116,7 @@ cdef class SackSender:
             # nothing in flight: the rate sampler starts a new interval here (draft-cheng 3.2)
             self.first_sent_time = now
             self.delivered_time = now
+            self.cc.cwnd_event(s, CA_EVENT_TX_START)
         if self.lost_out > self.retrans_out:
             if self.retx_scan < s.snd_una:
                 self.retx_scan = s.snd_una
@@ -121,6 +149,7 @@ cdef class SackSender:
         self.tx_delivered[i] = s.delivered
         self.tx_delivered_time[i] = self.delivered_time
         self.tx_first_sent[i] = self.first_sent_time
+        self.tx_app_limited[i] = self.app_limited_until != 0
         self.sent += 1
         if s.ca_state == CA_RECOVERY:
             self.prr_out += 1
@@ -142,6 +171,7 @@ cdef class SackSender:
             newest_sent[1] = self.sent_time[i] - self.tx_first_sent[i]   # send elapsed
             newest_sent[2] = self.tx_delivered_time[i]                    # prior delivered time
             self.rs.prior_delivered = self.tx_delivered[i]
+            self.rs.is_app_limited = self.tx_app_limited[i]
             self.first_sent_time = self.sent_time[i]
 
     cdef void _mark_losses(self) noexcept:
@@ -193,6 +223,7 @@ cdef class SackSender:
         rs.acked = 0
         rs.interval = -1.0
         rs.delivery_rate = -1.0
+        rs.is_app_limited = False
         # selective acknowledgement of one packet above the cumulative ACK
         if sack >= ack and sack >= s.snd_una and sack < s.snd_max:
             i = sack & self.mask
@@ -237,6 +268,7 @@ cdef class SackSender:
             # a hole is open the receiver echoes an old TS.Recent (RFC 7323), which would inflate it
             rtt = now - echo_ts
             self.rto.sample(rtt)
+            self.rtt_sum += rtt
             s.last_rtt = rtt
             s.srtt = self.rto.srtt
             if s.min_rtt < 0 or rtt < s.min_rtt:
@@ -246,7 +278,10 @@ cdef class SackSender:
         self._mark_losses()
         if newest[0] >= 0 and self.rq_count > 0:
             self._detect_lost_retransmissions(newest[0])
-        # delivery-rate sample
+        # delivery-rate sample; an app-limited stretch ends once its packets are delivered
+        if self.app_limited_until != 0 and s.delivered > self.app_limited_until:
+            self.app_limited_until = 0
+            s.app_limited = False
         if newest[0] >= 0:
             rs.interval = max(newest[1], now - newest[2])        # max(send, ack elapsed)
             if rs.interval > 0:
@@ -334,6 +369,14 @@ cdef class SackSender:
         return 0
 
     # Python access for unit tests
+    def write(self, long long packets=1):
+        self.app_write(packets)
+
+    @property
+    def app_limited(self):
+        """The delivered count that ends the current app-limited stretch (0: none)."""
+        return self.app_limited_until
+
     def send_one(self, double now):
         if not self.can_send(now):
             return -1
