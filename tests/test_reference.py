@@ -167,6 +167,12 @@ def test_missing_reference_folder(tmp_path):
      ["reference/claims.yaml", "claim mm1-4", "missing key(s) studies"]),
     ("claim_unknown_metric", lambda r: mutate_claims(r / "reference", lambda cs: cs[3].update(metrics=["loss"])),
      ["reference/claims.yaml", "claim mm1-4", "metrics: 'loss' is not reported by model mm1", "loss_rate"]),
+    ("claim_unknown_comparison", lambda r: mutate_claims(
+        r / "reference", lambda cs: cs[0]["decide"]["parts"][0].update(between=[1, 2, 3])),
+     ["reference/claims.yaml", "claim mm1-1", "unknown key(s) between", "extreme, for, near"]),
+    ("claim_unknown_algorithm", lambda r: mutate_claims(
+        r / "reference", lambda cs: cs[0]["decide"]["parts"][0]["order"][2].update(algorithm="westwood")),
+     ["reference/claims.yaml", "claim mm1-1", "algorithm: 'westwood' is not allowed", "newreno"]),
 ])
 def test_workflow_stops_before_any_job_and_keeps_results(reference_run, name, break_it, expected):
     repo = reference_run[0]
