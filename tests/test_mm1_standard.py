@@ -94,3 +94,14 @@ def test_bbr_paces_with_timer_events():
     m = sim.run()["metrics"]
     assert sim.pace_gen > 0                       # packets held back by pacing, sent by its timer
     assert m["delivered_unique"] == 1000
+
+
+@pytest.mark.parametrize("variant, alg", [("standard", "reno"), ("standard", "none"), ("as_published", "none"),
+                                          ("as_published", "published_reno")])
+def test_blocking_prob_is_the_share_of_overflow_drops(variant, alg):
+    # a fraction, not C integer division (it read 0 in every run before the cast)
+    m = simulator.run(params(variant=variant, algorithm=alg, K=2), 0)["metrics"]
+    assert m["drops_overflow"] > 0
+    per = m["sent"] if variant == "standard" else 500
+    assert m["blocking_prob"] == pytest.approx(m["drops_overflow"] / per)
+    assert 0 < m["blocking_prob"] < 1

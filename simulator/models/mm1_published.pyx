@@ -138,7 +138,7 @@ cdef class PublishedMM1:
             "loss_rate": 100.0 * dropped / self.N,
             "sent": self.N, "served": served, "dropped": dropped,
             "drops_overflow": link.drops_overflow, "drops_deadline": link.drops_deadline,
-            "blocking_prob": link.drops_overflow / self.N,
+            "blocking_prob": <double>link.drops_overflow / self.N,  # cdivision: integer division without the cast
             "mean_in_system": link.area_in_system / now if now > 0 else 0.0,
             "max_in_system": link.max_in_system,
             "end_time": now, "events": events.pushed,

@@ -321,7 +321,7 @@ cdef class StandardMM1:
             "sent": self.n_tx, "served": self.link.served, "dropped": self.drops,
             "delivered": delivered, "delivered_unique": unique, "duplicates": duplicates,
             "drops_overflow": self.link.drops_overflow, "drops_deadline": self.link.drops_deadline,
-            "blocking_prob": self.link.drops_overflow / self.n_tx if self.n_tx else 0.0,
+            "blocking_prob": <double>self.link.drops_overflow / self.n_tx if self.n_tx else 0.0,  # cdivision: the cast keeps the fraction
             "mean_in_system": self.link.area_in_system / now if now > 0 else 0.0,
             "max_in_system": self.link.max_in_system,
             "in_flight_at_end": in_queue + self.in_prop,
