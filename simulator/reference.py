@@ -205,6 +205,16 @@ def check_claims(path, papers, studies) -> list[dict]:
     return doc["claims"]
 
 
+def _check_reasons(root, claims, studies) -> None:
+    """claim_reasons.yaml names existing claims and studies, with known keys and kinds."""
+    from simulator.report import claim_reasons
+
+    try:
+        claim_reasons.check(root / claim_reasons.FILE, {c["id"] for c in claims}, studies)
+    except ValueError as e:
+        raise ReferenceDataError(str(e)) from None
+
+
 def _check_decide(path, claim, scoring, models_of) -> None:
     """The claim's decide block names only what the engine and the models know (claim_spec)."""
     from simulator.report import claim_spec
@@ -265,9 +275,11 @@ def check_reference_dir(reference_dir, studies) -> dict:
         raise ReferenceDataError(f"{root}: reference folder not found; it holds the papers' numbers and claims "
                                  "(the repository's reference/; config key reference_dir)")
     papers = check_papers(root / PAPERS)
+    claims = check_claims(root / CLAIMS, papers, studies)
+    _check_reasons(root, claims, studies)
     return {
         "papers": papers,
-        "claims": check_claims(root / CLAIMS, papers, studies),
+        "claims": claims,
         "mm1_tables": check_mm1_tables(root / MM1_TABLES),
         "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
     }

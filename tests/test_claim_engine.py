@@ -158,3 +158,29 @@ def test_every_tracked_claim_block_passes_the_checks():
     for c in checked:
         claim_spec.check(c, doc["scoring"], models)
     assert checked
+
+
+# --------------------------------------------------------------------------- reasons beside a verdict
+
+def test_why_gives_the_matching_reason_and_never_stays_silent():
+    from simulator.report import claim_reasons as R
+    reasons = {"toy-1": [{"variants": ["window20"], "verdicts": ["contradicted"], "kind": "sensitivity",
+                          "reason": "Window 20 caps the flows.", "sensitivity": "s2"}]}
+    assert R.why(reasons, "toy-1", "window20, 3 flows", "contradicted", "", 10) == \
+        "Window 20 caps the flows. (sensitivity study s2)"
+    assert R.why(reasons, "toy-1", "window20, 3 flows", "reproduced", "", 10) == ""
+    assert R.why(reasons, "toy-1", "nocap", "not_testable", "missing results: x", 10) == "missing results: x"
+    assert "Only 2 seeds" in R.why(reasons, "toy-1", "nocap", "inconclusive", "", 2)
+    assert "No explanation" in R.why(reasons, "toy-1", "nocap", "contradicted", "", 10)
+
+
+def test_reasons_file_with_an_unknown_claim_kind_or_study_is_rejected(tmp_path):
+    from simulator.report import claim_reasons as R
+    f = tmp_path / R.FILE
+    for body, message in (("reasons: {toy-9: [{reason: x, kind: sensitivity}]}", "no such claim"),
+                          ("reasons: {toy-1: [{reason: x, kind: guess}]}", "kind: 'guess'"),
+                          ("reasons: {toy-1: [{reason: x, kind: sensitivity, sensitivity: nope}]}", "'nope' is not a study"),
+                          ("reasons: {toy-1: [{kind: sensitivity}]}", "reason required")):
+        f.write_text(body)
+        with pytest.raises(ValueError, match=message):
+            R.check(f, {"toy-1"}, {"s": "mm1"})

@@ -27,11 +27,13 @@ def card():
 def test_chapter_claims_keeps_the_papers_claims_in_file_order(tmp_path):
     f = tmp_path / "claims.yaml"
     f.write_text(CLAIMS_YAML)
-    notes = pd.DataFrame([{"item": "mn-1", "variant": "static", "verdict": "inconclusive", "note": "why 1"},
-                          {"item": "mn-2", "variant": "static", "verdict": "reproduced", "note": "why 2"}])
+    notes = pd.DataFrame([{"item": "mn-1", "variant": "static", "verdict": "inconclusive", "note": "note 1",
+                           "why": "few seeds"},
+                          {"item": "mn-2", "variant": "static", "verdict": "reproduced", "note": "note 2", "why": ""}])
     rows = claims_view.chapter_claims(card(), notes, f, "mininet")
     assert rows["claim"].tolist() == ["mn-1", "mn-2"]
-    assert rows["note"].tolist() == ["why 1", "why 2"]
+    assert rows["note"].tolist() == ["note 1", "note 2"]
+    assert rows["why"].tolist() == ["few seeds", ""]       # the reason beside a verdict other than reproduced
     assert rows["the paper says"].iloc[0] == "CUBIC first. (Fig. 1)"
     assert list(rows.columns) == claims_view.COLUMNS
 

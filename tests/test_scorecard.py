@@ -436,7 +436,7 @@ def test_build_has_the_expected_shape():
     assert set(nums["verdict"]) <= {"inside", "outside", "missing"}
     assert (nums["verdict"] == "inside").sum() >= 2
     assert nums["p_value"].isna().all() and (nums["rule"] == "").all() and (nums["note"] == "").all()
-    assert len(notes) == 18 and list(notes.columns) == ["item", "variant", "verdict", "note"]
+    assert len(notes) == 18 and list(notes.columns) == ["item", "variant", "verdict", "note", "why"]
 
 
 def test_missing_reference_fails_clearly(tmp_path):

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from simulator.report import claim_rule as rule
+from simulator.report import claim_reasons, claim_rule as rule
 from simulator.report.verdicts import decision_rows
 from simulator.report.claim_functions import CONTEXTS, REFERENCES, STATISTICS, Missing, headline_of_values
 
@@ -124,11 +124,13 @@ def rows_where(table: pd.DataFrame, spec: dict) -> pd.DataFrame | None:
 def describe(spec: dict) -> str:
     """A cell in words for notes: 'mm1_lambda lambda=5 published_tahoe throughput'."""
     params = " ".join(f"{k}={_fmt_value(v)}" for k, v in spec.items() if k not in CELL_KEYS + ("statistic", "of"))
-    what = str(spec.get("statistic", spec.get("metric", ""))) + (f" {spec['of']}" if "of" in spec else "")
+    what = _fmt_value(spec.get("statistic", spec.get("metric", ""))) + (f" {spec['of']}" if "of" in spec else "")
     return " ".join(x for x in (spec.get("study", ""), params, spec.get("algorithm", ""), what) if x)
 
 
 def _fmt_value(v) -> str:
+    if isinstance(v, list):
+        return "/".join(_fmt_value(x) for x in v)
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
@@ -563,9 +565,17 @@ def scopes(claim: dict, scoring: dict, tables: pd.DataFrame) -> list[Scope]:
 
 # --------------------------------------------------------------------------- a paper's rows
 
+_CLAIMS_FILE: list = []      # set by use_claims_file (the workflow's reference_dir); else the repository's
+
+
+def use_claims_file(path) -> None:
+    """Decide from this claims file (and the reasons beside it) instead of the repository's."""
+    _CLAIMS_FILE[:] = [Path(path)]
+
+
 def claims_file() -> Path:
-    """The tracked claims file (reference/claims.yaml of the repository)."""
-    return Path(__file__).resolve().parents[2] / "reference" / "claims.yaml"
+    """The claims file in use: the one named by use_claims_file, else reference/claims.yaml of the repository."""
+    return _CLAIMS_FILE[0] if _CLAIMS_FILE else Path(__file__).resolve().parents[2] / "reference" / "claims.yaml"
 
 
 def load(path=None) -> dict:
@@ -573,9 +583,12 @@ def load(path=None) -> dict:
     return yaml.safe_load(Path(path or claims_file()).read_text())
 
 
-def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, doc: dict | None = None):
-    """(scorecard rows, note rows) of every claim of `paper`, in claim order, one per scope."""
+def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, doc: dict | None = None,
+               reasons: dict | None = None):
+    """(scorecard rows, note rows) of every claim of `paper`, in claim order, one per scope; each note
+    row carries the reason shown beside a verdict other than reproduced (claim_reasons)."""
     doc = doc or load()
+    reasons = claim_reasons.load(claims_file().parent) if reasons is None else reasons
     rows, notes = [], []
     claims = [c for c in doc["claims"] if c["paper"] == paper]
     pairs = [(claim, scope) for claim in claims for scope in scopes(claim, doc.get("scoring", {}), tables)]
@@ -588,6 +601,8 @@ def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, do
                                       headline=d.headline, paper_value=d.paper_value)
             row["note"] = f"{row['note']} {scope.row_note}".strip()
             note["note"] = f"{scope.note} {d.note}".strip()
+            note["why"] = claim_reasons.why(reasons, claim["id"], scope.name, d.decision.verdict, d.decision.note,
+                                            row["n_seeds"])
             rows.append(row)
             notes.append(note)
     return rows, notes

@@ -15,6 +15,7 @@ import argparse
 
 import pandas as pd
 
+from simulator.report import claim_engine
 from simulator.report.io import load_tables, load_traces, write_csv  # noqa: F401  (re-exported for claim modules)
 from simulator.report.verdicts import NOTE_COLUMNS, SCORECARD_COLUMNS
 
@@ -63,7 +64,10 @@ def cli(build, doc: str) -> None:
     ap.add_argument("--traces", nargs="*", default=[])
     ap.add_argument("--out", required=True)
     ap.add_argument("--notes", required=True)
+    ap.add_argument("--claims-file", help="the claims to decide (default: the repository's reference/claims.yaml)")
     a = ap.parse_args()
+    if a.claims_file:
+        claim_engine.use_claims_file(a.claims_file)
     rows, notes = build(load_tables(a.tables), load_traces(a.traces))
     write_csv(pd.DataFrame(rows, columns=SCORECARD_COLUMNS), a.out)
     write_csv(pd.DataFrame(notes, columns=NOTE_COLUMNS), a.notes)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-COLUMNS = ["claim", "the paper says", "variant", "verdict", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
+COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
 
 

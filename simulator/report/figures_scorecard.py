@@ -47,12 +47,16 @@ def _show_rows(frame, columns) -> None:
 
 
 def _note(notes, item, variant=None) -> str:
-    """The note of a claim (and variant), '' if there is none."""
+    """The reason (for a verdict other than reproduced) and note of a claim (and variant), '' if none."""
     sel = notes["item"] == item
     if variant is not None:
         sel &= notes["variant"] == variant
-    n = notes.loc[sel, "note"]
-    return n.iloc[0] if len(n) else ""
+    if not sel.any():
+        return ""
+    row = notes.loc[sel].iloc[0]
+    why = row.get("why", "")
+    why = f"<b>Why:</b> {why}<br>" if isinstance(why, str) and why else ""   # the reason a reader checks first
+    return why + str(row["note"])
 
 
 def verdict_counts(numbers: pd.DataFrame, by: str) -> pd.DataFrame:

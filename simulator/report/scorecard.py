@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from simulator.report import claim_engine
 from simulator.report import scorecard_mm1 as mm1
 from simulator.report import scorecard_qtcol as qt
 from simulator.report.io import write_csv
@@ -43,6 +44,8 @@ def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
 
 def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
          claim_files=(), claim_note_files=(), claims_file=None):
+    if claims_file:
+        claim_engine.use_claims_file(claims_file)
     tables = mm1.load_tables(table_paths)
     tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
     traces = pd.concat(tr, ignore_index=True) if tr else None

@@ -17,7 +17,7 @@ SCORECARD_COLUMNS = [
 ]
 VERDICTS = claim_rule.VERDICTS                                     # of a claim (simulator/report/claim_rule.py)
 NUMBER_VERDICTS = ("inside", "outside", "missing")                 # of a published number
-NOTE_COLUMNS = ["item", "variant", "verdict", "note"]
+NOTE_COLUMNS = ["item", "variant", "verdict", "note", "why"]   # why: claim_reasons.why
 
 
 def decision_rows(paper: str, item: str, variant: str, decision: "claim_rule.Decision", metric: str = "",

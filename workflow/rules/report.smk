@@ -25,6 +25,7 @@ rule claims:
         tables=lambda w: get_study_tables(w.paper),
         traces=lambda w: get_trace_tables(w.paper),
         code=REPORT_LIBS,
+        claims_file=CLAIMS_FILE,
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
@@ -38,7 +39,8 @@ rule claims:
         "../envs/report.yaml"
     shell:
         "{params.python} -m simulator.report.claims_{wildcards.paper} --tables {input.tables:q}"
-        " --traces {input.traces:q} --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
+        " --traces {input.traces:q} --claims-file {input.claims_file:q}"
+        " --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule scorecard:

@@ -1,0 +1,69 @@
+"""Why a claim did not reproduce: the reason a reader can check, shown beside the verdict.
+
+reference/claim_reasons.yaml gives, per claim, reasons for the verdicts our full runs gave (a model
+difference, a sensitivity study over a parameter the paper left open, an ambiguity of the paper, too
+few seeds), each for some variants and verdicts. `why` picks the one for a decided row; a
+not_testable row's reason is its own (the decision says what is missing or why the set-up cannot
+stand for the paper's); a row no entry covers says so rather than staying silent.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+FILE = "claim_reasons.yaml"
+KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "too_few_seeds")
+ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity"}
+MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs in the default profile
+
+
+def load(reference_dir) -> dict:
+    """{claim id: [entries]} of reference_dir/claim_reasons.yaml ({} when the file is absent)."""
+    path = Path(reference_dir) / FILE
+    return (yaml.safe_load(path.read_text()) or {}).get("reasons", {}) if path.exists() else {}
+
+
+def _matches(entry: dict, variant: str, verdict: str) -> bool:
+    variants = entry.get("variants")
+    in_variant = not variants or any(variant == v or variant.startswith(f"{v},") for v in variants)
+    return in_variant and verdict in entry.get("verdicts", ("contradicted", "inconclusive"))
+
+
+def why(reasons: dict, claim_id: str, variant: str, verdict: str, decision_note: str, n_seeds: int) -> str:
+    """The reason shown beside a verdict: '' for reproduced."""
+    if verdict == "reproduced":
+        return ""
+    for entry in reasons.get(claim_id, []):
+        if _matches(entry, variant, verdict):
+            study = f" (sensitivity study {entry['sensitivity']})" if entry.get("sensitivity") else ""
+            return entry["reason"].strip() + study
+    if verdict == "not_testable":
+        return decision_note
+    if 0 < n_seeds < MIN_SEEDS:
+        return (f"Only {n_seeds} seeds in this run profile, too few to decide; the default profile runs at least "
+                f"{MIN_SEEDS}.")
+    return "No explanation has been worked out yet for this verdict."
+
+
+def check(reasons_file, claim_ids, studies) -> None:
+    """ValueError naming the file, claim and key when an entry is malformed or names an unknown claim
+    or study."""
+    path = Path(reasons_file)
+    if not path.exists():
+        return
+    doc = yaml.safe_load(path.read_text()) or {}
+    for cid, entries in (doc.get("reasons") or {}).items():
+        where = f"{path}: {cid}"
+        if cid not in claim_ids:
+            raise ValueError(f"{where}: no such claim; allowed values: {', '.join(sorted(claim_ids))}")
+        for i, e in enumerate(entries):
+            unknown = set(e) - ENTRY_KEYS
+            if unknown or "reason" not in e:
+                raise ValueError(f"{where}[{i}]: keys {', '.join(sorted(e))}; allowed keys: "
+                                 f"{', '.join(sorted(ENTRY_KEYS))} (reason required)")
+            if e.get("kind") not in KINDS:
+                raise ValueError(f"{where}[{i}]: kind: {e.get('kind')!r}; allowed values: {', '.join(KINDS)}")
+            if e.get("sensitivity") and e["sensitivity"] not in studies:
+                raise ValueError(f"{where}[{i}]: sensitivity: {e['sensitivity']!r} is not a study; allowed values: "
+                                 f"{', '.join(sorted(studies))}")
