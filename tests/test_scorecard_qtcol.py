@@ -1,12 +1,16 @@
-"""QtColFair scorecard logic on hand-made tables: lookups, tolerances, claims qt-1..qt-9, merge."""
+"""QtColFair scorecard logic on hand-made tables: lookups, tolerances, claims qt-1..qt-9 (decided by the
+engine from reference/claims.yaml), merge."""
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from simulator.report import claim_engine  # noqa: E402
+from simulator.report import claim_rule as rule  # noqa: E402
 from simulator.report import scorecard as sc  # noqa: E402
 from simulator.report import scorecard_qtcol as qt  # noqa: E402
+from simulator.report.claim_functions import qtcol as qf  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
 
@@ -77,8 +81,18 @@ def test_number_rows_inside_outside_missing():
 
 
 # --------------------------------------------------------------------------- claims
-# Rows default to sd 0 over 3 seeds (deterministic: compared by value, as CUBIC and the Qt algorithms
-# are in our runs); cases with sd > 0 exercise Welch's test, Holm and the inconclusive verdict.
+# Decided by the engine from the decide: blocks of reference/claims.yaml. Rows default to sd 0 over 3
+# seeds (deterministic: compared by value, as CUBIC and the Qt algorithms are in our runs); cases with
+# sd > 0 exercise Welch's test, Holm and the inconclusive verdict.
+
+def claim(cid, tables=None, traces=None) -> claim_engine.Decided:
+    """Claim `cid` decided by the engine in the paper's one scope (variant ns3_scenario)."""
+    doc = claim_engine.load()
+    spec = next(c for c in doc["claims"] if c["id"] == cid)
+    tables = pd.DataFrame() if tables is None else tables
+    (scope,) = claim_engine.scopes(spec, doc["scoring"], tables)
+    return claim_engine.decide(spec, tables, traces, scope)
+
 
 def single_static(qtcol_spread=2, cubic=(1449, 2070, 170, 250), bbr=(345, 690, 40, 80), qtcol_inflight=(400, 500),
                   sd=0.0):
@@ -95,36 +109,41 @@ def single_static(qtcol_spread=2, cubic=(1449, 2070, 170, 250), bbr=(345, 690, 4
 
 
 def test_claim_qt_1_converges_or_oscillates():
-    r = qt.claim_qt_1(single_static())
-    assert r.verdict == "reproduced" and r.p_value == 0 and len(r.decision.comparisons) == 10
+    r = claim("qt-1", single_static())
+    assert r.decision.verdict == "reproduced" and r.decision.p_value == 0 and len(r.decision.comparisons) == 10
     assert "deterministic" in r.note and "a=1.2 in-flight p05-p95 398-402 (1.0% spread)" in r.note
-    r = qt.claim_qt_1(single_static(qtcol_spread=60))  # p05-p95 = 340-460: sustained oscillation
-    assert r.verdict == "contradicted" and "a=1.2 in-flight p95 < 1.05 x p05: reversed" in r.note
+    assert r.headline["mean"] == 400 and r.paper_value == 400
+    r = claim("qt-1", single_static(qtcol_spread=60))  # p05-p95 = 340-460: sustained oscillation
+    assert r.decision.verdict == "contradicted"
+    assert "alpha=1.2 qtcol p95_inflight 460 < 1.05 x p05_inflight 357: reversed" in r.note
     # median in-flight 455 +- 20 over 3 seeds: inside 15% by mean, but not significantly below 460
-    r = qt.claim_qt_1(single_static(qtcol_inflight=(455, 500), sd=20.0))
-    assert r.verdict == "inconclusive" and "near 400 < 460: not significant" in r.note
-    r = qt.claim_qt_1(single_static().iloc[:0])
-    assert r.verdict == "not_testable" and r.note.startswith("missing table cells") and np.isnan(r.p_value)
+    r = claim("qt-1", single_static(qtcol_inflight=(455, 500), sd=20.0))
+    assert r.decision.verdict == "inconclusive" and "alpha 1.2 qtcol median_inflight 455 < 460: not significant" in r.note
+    r = claim("qt-1", single_static().query("alpha != 1.5"))
+    assert r.decision.verdict == "not_testable" and "missing results: alpha 1.5" in r.note
+    assert np.isnan(r.decision.p_value)
 
 
 def test_claims_qt_2_and_3_ranges():
-    assert qt.claim_qt_2(single_static()).verdict == "reproduced"
-    r = qt.claim_qt_2(single_static(cubic=(1000, 2070, 170, 250)))  # p05 1000 below 85% of 1449
-    assert r.verdict == "contradicted" and "in-flight p05 (1000) near 1449 > 1232: reversed" in r.note
-    assert qt.claim_qt_2(single_static().query("algorithm != 'cubic'")).verdict == "not_testable"
-    assert qt.claim_qt_3(single_static()).verdict == "reproduced"
+    assert claim("qt-2", single_static()).decision.verdict == "reproduced"
+    r = claim("qt-2", single_static(cubic=(1000, 2070, 170, 250)))  # p05 1000 below 85% of 1449
+    assert r.decision.verdict == "contradicted" and "cubic p05_inflight 1000 > 1232: reversed" in r.note
+    assert claim("qt-2", single_static().query("algorithm != 'cubic'")).decision.verdict == "not_testable"
+    assert claim("qt-3", single_static()).decision.verdict == "reproduced"
     # BBR that stays near 1 BDP and never swings to 2 BDP / 80 ms does not show the claimed oscillation
-    r = qt.claim_qt_3(single_static(bbr=(331, 406, 40.3, 48.9)))
-    assert r.verdict == "contradicted" and r.headline["mean"] == 406
-    assert "in-flight swings up to 2 BDP: p95 > 85% of 2 BDP (588): reversed" in r.note
-    assert "ours: in-flight p05-p95 331-406 packets" in r.note
+    r = claim("qt-3", single_static(bbr=(331, 406, 40.3, 48.9)))
+    assert r.decision.verdict == "contradicted" and r.headline["mean"] == 406
+    assert "(c) bbr p95_inflight 406 > 587.5: reversed" in r.note and "(c) in-flight swings up to 2 BDP" in r.note
+    assert "Ours: in-flight p05-p95 331-406 packets (1-2 BDP = 346-691)" in r.note
 
 
 def multiflow(cubic=0.93, bbr=0.94, fair=0.96, jain_qtcol=0.22, sd=0.0, jain_sd=0.0):
     p = dict(flows=5, duration=400)
     rows = [row("qt_multiflow", "cubic", "utilization", cubic, sd=sd, **p),
             row("qt_multiflow", "bbr", "utilization", bbr, sd=sd, **p),
-            row("qt_multiflow", "cubic", "jain", 0.98, **p), row("qt_multiflow", "bbr", "jain", 0.99, **p)]
+            row("qt_multiflow", "cubic", "jain", 0.98, **p), row("qt_multiflow", "bbr", "jain", 0.99, **p),
+            # a shorter run of the same algorithms: the claims read the 400 s runs only
+            row("qt_multiflow", "cubic", "utilization", 0.5, flows=5, duration=100)]
     for a in (1.1, 1.2, 1.3, 1.4, 1.5):
         rows += [row("qt_multiflow", "qtcolfair", "utilization", fair, a, sd=sd, **p),
                  row("qt_multiflow", "qtcolfair", "jain", 0.97, a, **p)]
@@ -134,24 +153,29 @@ def multiflow(cubic=0.93, bbr=0.94, fair=0.96, jain_qtcol=0.22, sd=0.0, jain_sd=
 
 
 def test_claim_qt_4_ordering():
-    r = qt.claim_qt_4(multiflow(sd=0.002))  # significant orderings by Welch's test
-    assert r.verdict == "reproduced" and r.headline["mean"] == 0.96 and 0 < r.p_value < 0.05
-    assert "welch" not in r.note and "deterministic" not in r.note
-    r = qt.claim_qt_4(multiflow(cubic=0.964, bbr=0.943, sd=0.002))  # ours: CUBIC above BBR
-    assert r.verdict == "contradicted" and "BBR > CUBIC: reversed" in r.note and "CUBIC 0.9640" in r.note
-    r = qt.claim_qt_4(multiflow(cubic=0.935, bbr=0.94, sd=0.01))  # right by mean, within the noise
-    assert r.verdict == "inconclusive" and "BBR > CUBIC: not significant" in r.note
-    r = qt.claim_qt_4(multiflow(cubic=0.94, bbr=0.94))  # deterministic tie
-    assert r.verdict == "inconclusive" and r.p_value == 1.0
-    assert qt.claim_qt_4(multiflow().query("algorithm != 'bbr'")).verdict == "not_testable"
+    r = claim("qt-4", multiflow(sd=0.002))  # significant orderings by Welch's test
+    assert r.decision.verdict == "reproduced" and r.headline["mean"] == 0.96 and 0 < r.decision.p_value < 0.05
+    assert len(r.decision.comparisons) == 6 and "deterministic" not in r.note
+    r = claim("qt-4", multiflow(cubic=0.964, bbr=0.943, sd=0.002))  # ours: CUBIC above BBR
+    assert r.decision.verdict == "contradicted" and "bbr utilization 0.943 > cubic 0.964: reversed" in r.note
+    assert "CUBIC 0.9640" in r.note
+    r = claim("qt-4", multiflow(cubic=0.935, bbr=0.94, sd=0.01))  # right by mean, within the noise
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.94 > cubic 0.935: not significant" in r.note
+    r = claim("qt-4", multiflow(cubic=0.94, bbr=0.94))  # deterministic tie
+    assert r.decision.verdict == "inconclusive" and r.decision.p_value == 1.0
+    # QtColFair compared at the alphas it ran with; with none, or without BBR, nothing to decide
+    assert len(claim("qt-4", multiflow().query("alpha != 1.3")).decision.comparisons) == 5
+    assert claim("qt-4", multiflow().query("algorithm != 'bbr'")).decision.verdict == "not_testable"
+    r = claim("qt-4", multiflow().query("algorithm != 'qtcolfair'"))
+    assert r.decision.verdict == "not_testable" and "QtColFair no table rows" in r.note
 
 
 def test_claim_qt_5_fairness():
-    assert qt.claim_qt_5(multiflow()).verdict == "reproduced"
-    r = qt.claim_qt_5(multiflow(jain_qtcol=0.84))
-    assert r.verdict == "contradicted" and "qtcol a=1.1 Jain (0.840) < 0.5 (1/N = 0.2): reversed" in r.note
-    assert qt.claim_qt_5(multiflow(jain_qtcol=0.45, jain_sd=0.2)).verdict == "inconclusive"
-    assert qt.claim_qt_5(multiflow().query("algorithm != 'qtcol'")).verdict == "not_testable"
+    assert claim("qt-5", multiflow()).decision.verdict == "reproduced"
+    r = claim("qt-5", multiflow(jain_qtcol=0.84))
+    assert r.decision.verdict == "contradicted" and "QtCol alpha=1.1 qtcol jain 0.84 < 0.5: reversed" in r.note
+    assert claim("qt-5", multiflow(jain_qtcol=0.45, jain_sd=0.2)).decision.verdict == "inconclusive"
+    assert claim("qt-5", multiflow().query("algorithm != 'qtcol'")).decision.verdict == "not_testable"
 
 
 def test_claim_qt_6_bandwidth_change():
@@ -160,11 +184,11 @@ def test_claim_qt_6_bandwidth_change():
                      row("qt_bandwidth_change", "bbr", "p95_rtt_ms", bbr95, sd=sd),
                      *[row("qt_bandwidth_change", q, m, v, 1.2) for q in ("qtcol", "qtcolfair")
                        for m, v in (("p05_rtt_ms", 48), ("p95_rtt_ms", 52))])
-    r = qt.claim_qt_6(df(58, sd=0.5))
-    assert r.verdict == "reproduced" and "ours p95 CUBIC 480 ms, BBR 58.0 ms" in r.note
-    assert qt.claim_qt_6(df(50)).verdict == "contradicted"  # BBR tighter than the Qt algorithms
-    assert qt.claim_qt_6(df(54, sd=5.0)).verdict == "inconclusive"  # BBR above 52 ms by mean only
-    assert qt.claim_qt_6(df(58).iloc[1:]).verdict == "not_testable"
+    r = claim("qt-6", df(58, sd=0.5))
+    assert r.decision.verdict == "reproduced" and "ours p95 CUBIC 480 ms, BBR 58.0 ms" in r.note
+    assert claim("qt-6", df(50)).decision.verdict == "contradicted"  # BBR tighter than the Qt algorithms
+    assert claim("qt-6", df(54, sd=5.0)).decision.verdict == "inconclusive"  # BBR above 52 ms by mean only
+    assert claim("qt-6", df(58).iloc[1:]).decision.verdict == "not_testable"
 
 
 def delay_traces(during_qtcol, during_fair, seeds=(1, 2, 3)):
@@ -180,21 +204,24 @@ def delay_traces(during_qtcol, during_fair, seeds=(1, 2, 3)):
 
 
 def test_claim_qt_7_uses_every_seed_of_the_traces():
-    r = qt.claim_qt_7(delay_traces(8.0, 700.0))
-    assert r.verdict == "reproduced" and r.p_value < 0.05
+    r = claim("qt-7", traces=delay_traces(8.0, 700.0))
+    assert r.decision.verdict == "reproduced" and r.decision.p_value < 0.05
     assert r.headline["n"] == 3 and r.headline["mean"] == pytest.approx(14.0)  # 8 + 3 x (1, 2, 3) on average
     assert r.headline["ci_low"] < 14 < r.headline["ci_high"]
     assert "QtCol seed 1: 401 -> 11, seed 2: 402 -> 14, seed 3: 403 -> 17" in r.note
-    r = qt.claim_qt_7(delay_traces(380.0, 700.0))  # no collapse (ratio ~0.97 > 0.5) in every seed
-    assert r.verdict == "contradicted" and "(collapse): reversed" in r.note
-    r = qt.claim_qt_7(delay_traces(8.0, 700.0, seeds=(1,)))  # one seed: no test
-    assert r.verdict == "inconclusive" and np.isnan(r.p_value) and "a statistic of one seed cannot be tested" in r.note
-    assert r.headline["n"] == 1
-    r = qt.claim_qt_7(None)
-    assert r.verdict == "not_testable" and r.note.startswith("missing delay-change traces")
-    assert qt.claim_qt_7(delay_traces(8.0, 700.0).query("algorithm == 'qtcol'")).verdict == "not_testable"
+    r = claim("qt-7", traces=delay_traces(380.0, 700.0))  # no collapse (ratio ~0.97 > 0.5) in every seed
+    assert r.decision.verdict == "contradicted" and "(a) column=inflight_0" in r.note and ": reversed" in r.note
+    r = claim("qt-7", traces=delay_traces(8.0, 700.0, seeds=(1,)))  # one seed: no test
+    assert r.decision.verdict == "inconclusive" and np.isnan(r.decision.p_value)
+    assert "a statistic of one seed cannot be tested" in r.note and r.headline["n"] == 1
+    r = claim("qt-7", single_static(), None)
+    assert r.decision.verdict == "not_testable" and "qt_delay_change qtcol alpha=1.2 traces" in r.note
+    r = claim("qt-7", traces=delay_traces(8.0, 700.0).query("algorithm == 'qtcol'"))
+    assert r.decision.verdict == "not_testable" and "qt_delay_change qtcolfair alpha=1.2 traces" in r.note
     trace = delay_traces(8.0, 700.0, seeds=(1,)).query("algorithm == 'qtcol'")
-    assert qt.window_mean(trace, "inflight_0", 15, 25) == pytest.approx(401.0)
+    assert qf.window_mean(trace, "inflight_0", 15, 25) == pytest.approx(401.0)
+    assert qf.window_ratio(trace, "qt_delay_change", "qtcol", "inflight_0", (30, 50), (15, 25), 1.2) == \
+        [pytest.approx(11 / 401)]
 
 
 def buffer_sweep(cubic_util, cubic_rtt, bbr_util=0.943, fair_util=0.958, shallow=None, bbr_sd=0.0):
@@ -207,7 +234,8 @@ def buffer_sweep(cubic_util, cubic_rtt, bbr_util=0.943, fair_util=0.958, shallow
                  row("qt_buffer_sweep", "bbr", "utilization", bbr_util, sd=bbr_sd, **p),
                  row("qt_buffer_sweep", "bbr", "mean_rtt_ms", 60, **p),
                  row("qt_buffer_sweep", "qtcolfair", "utilization", fair_util, 1.2, **p),
-                 row("qt_buffer_sweep", "qtcolfair", "mean_rtt_ms", 50, 1.2, **p)]
+                 row("qt_buffer_sweep", "qtcolfair", "mean_rtt_ms", 50, 1.2, **p),
+                 row("qt_buffer_sweep", "qtcolfair", "utilization", 0.5, 1.5, **p)]   # not the claim's alpha
     for b, vals in (shallow or {}).items():
         p = dict(flows=5, buffer_bdp=b)
         for (alg, metric), v in vals.items():
@@ -220,16 +248,17 @@ def buffer_sweep(cubic_util, cubic_rtt, bbr_util=0.943, fair_util=0.958, shallow
 def test_claim_qt_8_deep_buffers():
     falling = np.linspace(0.942, 0.914, 7)
     rising = np.linspace(100, 400, 7)
-    r = qt.claim_qt_8(buffer_sweep(falling, rising))
-    assert r.verdict == "reproduced" and len(r.decision.comparisons) == 30
-    r = qt.claim_qt_8(buffer_sweep(falling[::-1], rising))  # CUBIC's utilization rises
-    assert r.verdict == "contradicted" and "CUBIC utilization falls: 10 BDP < 2 BDP: reversed" in r.note
+    r = claim("qt-8", buffer_sweep(falling, rising))
+    assert r.decision.verdict == "reproduced" and len(r.decision.comparisons) == 30
+    r = claim("qt-8", buffer_sweep(falling[::-1], rising))  # CUBIC's utilization rises
+    assert r.decision.verdict == "contradicted"
+    assert "cubic utilization falls from buffer_bdp=2 to 10 (0.914 -> 0.942" in r.note and ": reversed" in r.note
     assert "CUBIC utilization 91.4% at 2 BDP -> 94.2% at 10 BDP" in r.note
-    assert qt.claim_qt_8(buffer_sweep(falling, rising, bbr_util=0.951)).verdict == "contradicted"
+    assert claim("qt-8", buffer_sweep(falling, rising, bbr_util=0.951)).decision.verdict == "contradicted"
     # BBR below 95% by mean at every buffer but with a wide spread: not significantly below
-    assert qt.claim_qt_8(buffer_sweep(falling, rising, bbr_util=0.948, bbr_sd=0.01)).verdict == "inconclusive"
-    assert qt.claim_qt_8(buffer_sweep(falling, rising, bbr_util=0.94, bbr_sd=0.001)).verdict == "reproduced"
-    assert qt.claim_qt_8(buffer_sweep(falling, rising).iloc[1:]).verdict == "not_testable"
+    assert claim("qt-8", buffer_sweep(falling, rising, bbr_util=0.948, bbr_sd=0.01)).decision.verdict == "inconclusive"
+    assert claim("qt-8", buffer_sweep(falling, rising, bbr_util=0.94, bbr_sd=0.001)).decision.verdict == "reproduced"
+    assert claim("qt-8", buffer_sweep(falling, rising).iloc[1:]).decision.verdict == "not_testable"
 
 
 def test_claim_qt_9_shallow_buffers():
@@ -237,14 +266,16 @@ def test_claim_qt_9_shallow_buffers():
             ("cubic", "plr"): 0.01, ("qtcolfair", "plr"): 0.02, ("bbr", "plr"): (0.2, 0.01)}
     sizes = [0.003, 0.05, 0.1, 0.25, 0.5, 0.75]
     deep = (np.full(7, 0.95), np.full(7, 50.0))
-    r = qt.claim_qt_9(buffer_sweep(*deep, shallow={b: good for b in sizes}))
-    assert r.verdict == "reproduced" and r.headline["mean"] == 0.2 and 0 < r.p_value < 0.05
+    r = claim("qt-9", buffer_sweep(*deep, shallow={b: good for b in sizes}))
+    assert r.decision.verdict == "reproduced" and r.headline["mean"] == 0.2 and 0 < r.decision.p_value < 0.05
     bad = {**good, ("qtcolfair", "utilization"): 0.01}  # QtColFair collapses below BBR
-    r = qt.claim_qt_9(buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.003: bad}))
-    assert r.verdict == "contradicted" and "0.003 BDP util QtColFair > BBR: reversed" in r.note
+    r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.003: bad}))
+    assert r.decision.verdict == "contradicted"
+    assert "buffer_bdp=0.003 qtcolfair utilization 0.01 > bbr 0.5: reversed" in r.note
     noisy = {**good, ("bbr", "plr"): (0.03, 0.02)}  # BBR's PLR above the others by mean only
-    assert qt.claim_qt_9(buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.1: noisy})).verdict == "inconclusive"
-    assert qt.claim_qt_9(buffer_sweep(*deep)).verdict == "not_testable"
+    r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.1: noisy}))
+    assert r.decision.verdict == "inconclusive"
+    assert claim("qt-9", buffer_sweep(*deep)).decision.verdict == "not_testable"
 
 
 # --------------------------------------------------------------------------- whole build and merge
@@ -258,9 +289,9 @@ def test_build_rows_have_the_scorecard_columns_and_claim_order():
     assert set(card["verdict"]) <= {"inside", "outside", "missing", "reproduced", "contradicted", "inconclusive",
                                     "not_testable"}
     claims = claims.set_index("item")
-    assert claims.loc["qt-1", "verdict"] == "reproduced" and claims.loc["qt-1", "rule"] == qt.rule.RULE
+    assert claims.loc["qt-1", "verdict"] == "reproduced" and claims.loc["qt-1", "rule"] == rule.RULE
     assert claims.loc["qt-4", "verdict"] == "not_testable" and claims.loc["qt-4", "rule"] == ""
-    assert claims.loc["qt-4", "note"].startswith("missing table cells")
+    assert claims.loc["qt-4", "note"].startswith("missing results")
     assert claims.loc["qt-1", "note"] == "10 of 10 comparisons hold significantly; deterministic runs compared by value."
     assert {n["item"]: n["verdict"] for n in notes}["qt-7"] == "not_testable"
     assert len(card) == len(qt.compared(ref)) + 9 and len(notes) == 9 and len(qt.compared(ref)) == 87
