@@ -1,5 +1,7 @@
-"""Claims mn-1 / mn-2 of the Mininet paper (simulator/report/claims_mininet.py) on hand-made
-tables and traces, and on the real tables when they exist."""
+"""Claims mn-1 / mn-2 of the Mininet paper on hand-made tables and traces, and on the real tables
+when they exist: decided by the engine (simulator/report/claim_engine.py) from their decide blocks in
+reference/claims.yaml through the workflow's entry simulator/report/claims_mininet.py; the per-seed
+trace statistics are simulator/report/claim_functions/mininet.py."""
 import math
 import re
 import subprocess
@@ -15,6 +17,7 @@ from simulator.report.claim_rule import VERDICTS
 from simulator.report import claim_rule  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
 from simulator.report import claims_mininet as cm  # noqa: E402
+from simulator.report.claim_functions import mininet as mf  # noqa: E402
 
 ALGS = ("bbr", "reno", "vegas", "cubic")
 CHANGES = ("static", "fluctuating")
@@ -33,7 +36,7 @@ def table(goodput_warm=None, inflight=None, n=10):
                                  ("median_inflight", inflight[alg])):
                 sd = 0.1 * mean / 9.5
                 half = 2.262 * sd / np.sqrt(n)
-                rows.append({"study": cm.STUDY, "paper": "mininet", "point": f"algorithm~{alg}/change~{change}",
+                rows.append({"study": mf.STUDY, "paper": "mininet", "point": f"algorithm~{alg}/change~{change}",
                              "algorithm": alg, "change": change, "bottleneck_mbps": 10, "metric": metric,
                              "mean": mean, "sd": sd, "n": n, "ci_low": mean - half, "ci_high": mean + half,
                              "run_p025": mean - 2 * sd, "run_p975": mean + 2 * sd,
@@ -65,7 +68,7 @@ def traces(ramp):
             for seed in SEEDS:
                 r = ramp[alg] + 0.05 * seed
                 frames.append(pd.DataFrame({
-                    "study": cm.STUDY, "algorithm": alg, "change": change, "seed": seed, "t": T,
+                    "study": mf.STUDY, "algorithm": alg, "change": change, "seed": seed, "t": T,
                     "throughput_mbps_0": 9.6 * np.minimum(T / r, 1.0), "cwnd_0": cwnd_series(alg, seed)}))
     return pd.concat(frames, ignore_index=True)
 
@@ -92,7 +95,7 @@ def test_mn1_reproduced_when_cubic_ramps_fastest_and_all_settle():
     v = verdicts(rows)
     assert v[("mn-1", "static")] == v[("mn-1", "fluctuating")] == "reproduced"
     note = note_of(notes, "mn-1")
-    assert "3 seeds in the traces" in note and "7/7 comparisons hold significantly" in note and "Criterion" in note
+    assert "3 seeds in the traces" in note and "7/7 comparisons hold significantly" in note and "Parts: (a)" in note
     row = next(r for r in rows if r["item"] == "mn-1")
     assert row["metric"] == "goodput_warm_mbps" and row["ours_mean"] == pytest.approx(9.5) and row["n_seeds"] == 10
     assert 0 <= row["p_value"] < 0.05
@@ -101,13 +104,13 @@ def test_mn1_reproduced_when_cubic_ramps_fastest_and_all_settle():
 def test_mn1_contradicted_when_cubic_is_slow_early():
     rows, notes = cm.build(table(), traces({"bbr": 8, "reno": 2, "vegas": 6, "cubic": 5}))
     assert verdicts(rows)[("mn-1", "static")] == "contradicted"
-    assert "early throughput cubic" in note_of(notes, "mn-1") and "reversed" in note_of(notes, "mn-1")
+    assert "(a) cubic mn_early_mbps" in note_of(notes, "mn-1") and "reversed" in note_of(notes, "mn-1")
 
 
 def test_mn1_contradicted_when_one_algorithm_does_not_settle():
     rows, notes = cm.build(table(goodput_warm={"vegas": 4.0}), traces(FAST_CUBIC))
     assert verdicts(rows)[("mn-1", "static")] == "contradicted"
-    assert "(b) vegas goodput_warm_mbps 4 > 8.19: reversed" in note_of(notes, "mn-1")
+    assert "(b) bottleneck_mbps=10 vegas goodput_warm_mbps 4 > 8.194: reversed" in note_of(notes, "mn-1")
 
 
 def test_mn1_inconclusive_when_cubic_ties_or_sits_at_the_threshold():
@@ -119,13 +122,35 @@ def test_mn1_inconclusive_when_cubic_ties_or_sits_at_the_threshold():
 
 def test_mn1_per_seed_values_of_every_seed_are_compared():
     tr = traces(FAST_CUBIC)
-    per = cm.seed_stats(tr, "cubic", "static", 10 * cm.GOODPUT_SHARE)
+    per = mf.seed_stats(tr[tr["change"] == "static"], "cubic")
     assert sorted(per["seed"]) == list(SEEDS) and per["early_mbps"].nunique() == len(SEEDS)
     one = tr[tr["seed"] == 1]
     rows, notes = cm.build(table(), one)
     # one seed in the traces: the early-throughput comparisons cannot be tested
     assert verdicts(rows)[("mn-1", "static")] == "inconclusive"
     assert "1 seed in the traces" in note_of(notes, "mn-1") and "one seed" in note_of(notes, "mn-1")
+
+
+def test_mn1_threshold_follows_the_tables_link_rate():
+    """(b) is 85% of the goodput ceiling of the rate the table records (bottleneck_mbps x 1448/1502)."""
+    fast = table().assign(bottleneck_mbps=20)            # ceiling 19.28, threshold 16.39: 9.5 is far below
+    rows, notes = cm.build(fast, traces(FAST_CUBIC))
+    assert verdicts(rows)[("mn-1", "static")] == "contradicted"
+    assert "(b) bottleneck_mbps=20 cubic goodput_warm_mbps 9.5 > 16.39: reversed" in note_of(notes, "mn-1")
+    assert "Goodput ceiling 19.28 Mbit/s" in note_of(notes, "mn-1")
+
+
+def test_per_seed_statistics_and_their_cache():
+    tr = traces(FAST_CUBIC)
+    static = tr[tr["change"] == "static"]
+    assert mf.seed_stats(static, "vegas")["cwnd_median"].tolist() == [300.0] * 3
+    other = static.assign(cwnd_0=900.0)                  # another traces object: computed anew
+    assert mf.seed_stats(other, "vegas")["cwnd_median"].tolist() == [900.0] * 3
+    assert mf.seed_stats(static, "vegas")["cwnd_median"].tolist() == [300.0] * 3
+    # CUBIC ramps to 9.6 Mbit/s in 2.05-2.15 s: its 1 s mean reaches 90% of 9.64 about 0.5 s later
+    assert all(2.4 <= t <= 2.8 for t in mf.t90(static, "cubic", 10 * mf.GOODPUT_SHARE))
+    with pytest.raises(mf.Missing):
+        mf.seed_stats(static[static["algorithm"] != "bbr"], "bbr")
 
 
 def test_mn2_reproduced_on_the_paper_shaped_cwnd_and_contradicted_when_vegas_is_not_lowest():
@@ -136,7 +161,7 @@ def test_mn2_reproduced_on_the_paper_shaped_cwnd_and_contradicted_when_vegas_is_
     tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = 900.0   # Vegas now holds more than Reno and BBR
     rows, notes = cm.build(table(inflight={"bbr": 340, "reno": 400, "vegas": 900, "cubic": 1000}), tr)
     assert verdicts(rows)[("mn-2", "static")] == "contradicted"
-    assert "(b) median cwnd vegas 900 < reno" in note_of(notes, "mn-2")
+    assert "(b) vegas mn_cwnd_median 900 < reno" in note_of(notes, "mn-2")
     assert "Cross-check (not scored)" in note_of(notes, "mn-2")
 
 
@@ -146,32 +171,40 @@ def test_mn2_inconclusive_on_a_tie_and_contradicted_when_bbr_does_not_repeat():
     tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = reno["cwnd_0"].to_numpy()   # Vegas's median = Reno's
     rows, notes = cm.build(table(), tr)
     assert verdicts(rows)[("mn-2", "static")] == "inconclusive"
-    assert "(b) median cwnd vegas 398.4 < reno 398.4: not significant (p=1, deterministic)" in note_of(notes, "mn-2")
+    assert "(b) vegas mn_cwnd_median 398.4 < reno 398.4: not significant (p=1, deterministic)" in note_of(notes, "mn-2")
     tr = traces(FAST_CUBIC)
     bbr = tr["algorithm"] == "bbr"
     tr.loc[bbr, "cwnd_0"] = 680 + np.random.default_rng(7).normal(0, 60, bbr.sum())  # white noise: no repeat
     rows, notes = cm.build(table(), tr)
     assert verdicts(rows)[("mn-2", "static")] == "contradicted"
-    assert re.search(r"\(c\) R bbr [0-9.]+ > 0.5: reversed", note_of(notes, "mn-2"))
+    assert re.search(r"\(c\) bbr mn_cwnd_regularity [0-9.]+ > 0.5: reversed", note_of(notes, "mn-2"))
 
 
 def test_regularity_finds_the_period_of_a_dip_train_and_none_in_a_trend():
     t = np.arange(10, 60, 0.1)
-    r, period = cm.regularity(t, np.where((t % 8.0) < 0.5, 4.0, 680.0))
+    r, period = mf.regularity(t, np.where((t % 8.0) < 0.5, 4.0, 680.0))
     assert r > 0.8 and period == pytest.approx(8.0, abs=0.15)
-    assert cm.regularity(t, 600 - t)[0] == 0.0                 # smooth drift: no repeat
-    assert np.isnan(cm.regularity(t, np.full(len(t), 5.0))[0])  # constant: undefined
+    assert mf.regularity(t, 600 - t)[0] == 0.0                 # smooth drift: no repeat
+    assert np.isnan(mf.regularity(t, np.full(len(t), 5.0))[0])  # constant: undefined
 
 
 def test_not_testable_without_traces_and_without_rows():
     rows, notes = cm.build(table(), None)
     assert set(verdicts(rows).values()) == {"not_testable"}
     assert all(math.isnan(r["p_value"]) and r["rule"] == "" for r in rows)
-    rows, _ = cm.build(table()[lambda d: d["change"] == "static"], traces({a: 3 for a in ALGS}))
-    assert verdicts(rows)[("mn-1", "fluctuating")] == verdicts(rows)[("mn-2", "fluctuating")] == "not_testable"
+    # no table rows of the fluctuating path: mn-1 lacks its goodput rows; mn-2's criteria are all trace
+    # statistics, so it is decided without the table's cross-check and headline
+    rows, notes = cm.build(table()[lambda d: d["change"] == "static"], traces(FAST_CUBIC))
+    assert verdicts(rows)[("mn-1", "fluctuating")] == "not_testable"
+    assert "missing results: (b) no table rows" in note_of(notes, "mn-1", "fluctuating")
+    assert verdicts(rows)[("mn-2", "fluctuating")] == "reproduced"
+    assert "table median in-flight missing" in note_of(notes, "mn-2", "fluctuating")
+    assert next(r for r in rows if r["item"] == "mn-2" and r["variant"] == "fluctuating")["n_seeds"] == 0
     assert len(rows) == len(notes) == 4
+    rows, _ = cm.build(pd.DataFrame(), None)
+    assert set(verdicts(rows).values()) == {"not_testable"} and len(rows) == 4
     rows, notes = cm.build(table()[lambda d: d["algorithm"] != "vegas"], traces(FAST_CUBIC))
-    assert verdicts(rows)[("mn-1", "static")] == "not_testable" and "goodput_warm_mbps vegas" in note_of(notes, "mn-1")
+    assert verdicts(rows)[("mn-1", "static")] == "not_testable" and "vegas goodput_warm_mbps" in note_of(notes, "mn-1")
 
 
 @pytest.mark.slow

@@ -1,4 +1,6 @@
-"""Claims of the Wi-Fi testbed paper (simulator/report/claims_testbed.py) on hand-made long tables."""
+"""Claims of the Wi-Fi testbed paper on hand-made long tables: tb-1..tb-5 decided by the engine
+(simulator/report/claim_engine.py) from their decide blocks in reference/claims.yaml, through the
+workflow's entry simulator/report/claims_testbed.py, which adds the rows of the numbers the paper quotes."""
 from pathlib import Path
 
 import numpy as np
@@ -98,7 +100,7 @@ def test_tb1_is_not_testable_by_construction_but_its_comparisons_are_listed():
     r = rows["tb-1"]
     assert r["verdict"] == "not_testable" and np.isnan(r["p_value"]) and r["rule"] == ""
     assert "by construction" in r["note"]
-    assert "would give reproduced" in notes["tb-1"] and "4/4 comparisons hold" in notes["tb-1"]
+    assert "(alone: reproduced)" in notes["tb-1"] and "4/4 comparisons hold" in notes["tb-1"]
     assert "with background: none, light, heavy" in notes["tb-1"]
     assert r["n_seeds"] == 10 and r["metric"].startswith("throughput_mean_mbps")
 
@@ -106,10 +108,43 @@ def test_tb1_is_not_testable_by_construction_but_its_comparisons_are_listed():
 def test_tb1_note_says_when_its_comparisons_would_be_reversed():
     m = "throughput_mean_mbps"
     _, notes = build(grid(metrics={m}, override={(m, "reno", "wifi_wifi", "none"): 45.0}))
-    assert "would give contradicted" in notes["tb-1"] and "reversed" in notes["tb-1"]
+    assert "(alone: contradicted)" in notes["tb-1"] and "reversed" in notes["tb-1"]
 
 
-CLAIM_METRIC = tb.CLAIM_METRIC
+def test_headline_cells_the_results_choose():
+    m = "throughput_mean_mbps"
+    rows, _ = build(grid())
+    # tb-1: the smallest ETH-WiFi / WiFi-WiFi ratio (CUBIC 42 / 21 = 2.0, Vegas 10 / 5 = 2.0, Reno 38 / 19
+    # = 2.0, BBR 40 / 20 = 2.0 tie: the first); then Reno, made the weakest
+    assert rows["tb-1"]["metric"] == f"{m}: bbr wifi_wifi none" and rows["tb-1"]["ours_mean"] == 20
+    rows, _ = build(grid(override={(m, "reno", "wifi_wifi", "none"): 30.0}))
+    assert rows["tb-1"]["metric"] == f"{m}: reno wifi_wifi none" and rows["tb-1"]["ours_mean"] == 30
+    # tb-2: "similar" holds by mean, so Vegas on the setup where it comes closest (10 / 38 vs 5 / 19)
+    rows, _ = build(grid())
+    assert rows["tb-2"]["metric"] == f"{m}: vegas eth_wifi none" and rows["tb-2"]["ours_mean"] == 10
+    # ... else the highest of BBR/CUBIC/Reno where they spread most
+    rows, _ = build(grid(override={(m, "bbr", "wifi_wifi", "none"): 40.0}))
+    assert rows["tb-2"]["metric"] == f"{m}: bbr wifi_wifi none" and rows["tb-2"]["verdict"] == "contradicted"
+    # fixed headline cells; the plain metric when the claim's rows are missing
+    assert rows["tb-5"]["metric"] == "cwnd_median_pkts: bbr eth_wifi heavy"
+    rows, _ = build(grid(metrics={m}))
+    assert rows["tb-3"]["metric"] == "ping_rtt_mean_ms" and rows["tb-3"]["n_seeds"] == 0
+
+
+def test_a_headline_chooser_must_be_a_named_function():
+    from simulator.report import claim_engine, claim_spec
+    from simulator.workflow_config import _model_of
+    doc = claim_engine.load()
+    claim = next(c for c in doc["claims"] if c["id"] == "tb-1")
+    bad = {**claim, "decide": {**claim["decide"], "headline": {"choose": "nope"}}}
+    models = {p.stem: _model_of(p) for p in (ROOT / "config/studies").glob("*.yaml")}
+    claim_spec.check(claim, doc["scoring"], models)
+    with pytest.raises(claim_spec.ClaimSpecError, match="choose: 'nope' is not allowed; allowed values: .*tb1_weakest"):
+        claim_spec.check(bad, doc["scoring"], models)
+
+
+CLAIM_METRIC = {"tb-1": "throughput_mean_mbps", "tb-2": "throughput_mean_mbps", "tb-3": "ping_rtt_mean_ms",
+                "tb-4": "ping_loss_pct", "tb-5": "cwnd_median_pkts"}
 
 
 @pytest.mark.parametrize("claim", DECIDED)
@@ -152,7 +187,7 @@ def test_differences_inside_the_noise_are_inconclusive():
     rows, notes = build(noisy)
     assert {k: rows[k]["verdict"] for k in DECIDED} == dict.fromkeys(DECIDED, "inconclusive")
     assert all(rows[k]["p_value"] >= 0.05 for k in DECIDED)
-    assert rows["tb-1"]["verdict"] == "not_testable" and "would give inconclusive" in notes["tb-1"]
+    assert rows["tb-1"]["verdict"] == "not_testable" and "(alone: inconclusive)" in notes["tb-1"]
 
 
 def test_tie_is_inconclusive():
@@ -184,7 +219,7 @@ def test_other_claims_not_testable_without_their_metrics():
     rows, notes = build(grid(metrics={"throughput_mean_mbps"}))
     for k in ("tb-3", "tb-4", "tb-5"):
         assert rows[k]["verdict"] == "not_testable" and np.isnan(rows[k]["p_value"]) and rows[k]["rule"] == ""
-        assert notes[k].startswith("missing table cells") and "run the study" in notes[k]
+        assert "Not testable: missing results: " in notes[k] and CLAIM_METRIC[k] in notes[k]
     assert rows["tb-2"]["verdict"] == "reproduced"
     assert rows["RTT wifi_wifi bbr (tb-3)"]["verdict"] == "missing"
 

@@ -35,7 +35,7 @@ import yaml
 
 from simulator.report import claim_reasons, claim_rule as rule
 from simulator.report.verdicts import decision_rows
-from simulator.report.claim_functions import CONTEXTS, REFERENCES, STATISTICS, Missing, headline_of_values
+from simulator.report.claim_functions import CONTEXTS, HEADLINES, REFERENCES, STATISTICS, Missing, headline_of_values
 
 CELL_KEYS = ("study", "metric", "algorithm")     # besides parameters: every other key filters a column
 NUMERICAL_ZERO = 1e-9                             # |mean| and sd at most this: a floating-point zero
@@ -218,7 +218,7 @@ class Gathered:
         decision = rule.decide(self.comparisons, not_testable=reason) if reason else tested
         note = ("Parts: " + "; ".join(self.parts) + ". ") if self.parts else ""
         if reason:
-            note += f"Not testable: {reason}. "
+            note += f"Not testable: {reason.rstrip('.')}. "
             if self.comparisons:
                 note += f"The comparisons that could be made (alone: {tested.verdict}): {tested.note}."
         else:
@@ -250,8 +250,9 @@ class Part:
         return substitute({**self.defaults, **(spec or {})}, env)
 
     def varying(self, spec: dict) -> dict:
-        """The keys of a cell a label names: algorithm, metric or statistic, and what the part's
-        variables set (the claim's fixed parameters are in its `where`, not repeated in every label)."""
+        """The keys of a cell a label names: algorithm, metric or statistic, what the part's variables
+        set, and what the cell itself sets (the claim's fixed parameters are in its `where`, not
+        repeated in every label)."""
         raw = {**self.defaults, **(spec or {})}
         return {k for k, v in raw.items() if isinstance(v, str) and v.startswith("$")} | {"algorithm", "metric",
                                                                                           "statistic"}
@@ -259,7 +260,7 @@ class Part:
     def row(self, spec: dict, env: dict):
         """(row, label of the cell) of a cell spec; (None, label) and the cell noted as missing if absent."""
         s = self.cell_spec(spec, env)
-        keys = self.varying(spec) | (set(spec or {}) - {"study"} if "statistic" in s else set())
+        keys = self.varying(spec) | (set(spec or {}) - {"study"})
         lab = describe({k: v for k, v in self.cells.spec(s).items() if k in keys})
         try:
             return self.cells.get(s), lab, s
@@ -311,7 +312,7 @@ class Part:
         k = self.value(self.spec.get("scale", 1), env)
         right = _scaled(rb, k) if k != 1 else stat(rb)
         scale = f"{k:g} x " if k != 1 else ""
-        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {scale}{lb} {right['mean']:.4g}")
+        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {scale}{lb} {float(rb['mean']):.4g}")   # k x B's own mean
         self.add(rule.greater(stat(ra), right, lab) if op == ">" else rule.less(stat(ra), right, lab))
 
     def extreme(self, env: dict) -> None:
@@ -510,14 +511,31 @@ def decide(claim: dict, tables: pd.DataFrame, traces: pd.DataFrame | None, scope
     paper_value = d.get("paper_value", math.nan)
     if isinstance(head, tuple):         # a reference part's farthest row: (row, reference value)
         head, paper_value = head
-    return Decided(decision, note, metric, head, float(paper_value) if paper_value is not None else math.nan)
+    return Decided(decision, note, _metric_text(metric, head), head,
+                   float(paper_value) if paper_value is not None else math.nan)
+
+
+def _metric_text(text: str, head) -> str:
+    """The scorecard row's metric; {column} placeholders name the headline row's values (which cell
+    its numbers are, e.g. one the results chose), left out with what follows when there is no row."""
+    if "{" not in text:
+        return text
+    if head is None:
+        return text.split("{")[0].rstrip(": ")
+    return text.format_map({k: _fmt_value(v) for k, v in head.items()})
 
 
 def _headline(spec, defaults: dict, cells: Cells):
     """The row of the headline cell (None when absent); {farthest: metric} = the row of that metric
-    farthest (relatively) from its reference, with the reference (mm1-9)."""
+    farthest (relatively) from its reference, with the reference (mm1-9); {choose: name} = the cell a
+    named function picks from the results (tb-1: the algorithm whose comparison is weakest)."""
     if not spec:
         return None
+    if "choose" in spec:
+        try:
+            return cells.get({**defaults, **HEADLINES[spec["choose"]](cells, cells.scope)})
+        except Missing:
+            return None
     if "farthest" in spec:
         ref = REFERENCES[spec["function"]]
         rows = rows_where(cells.tables, {**{k: v for k, v in defaults.items() if not isinstance(v, list)},

@@ -9,7 +9,7 @@ workflow with the claim id, the key and the allowed values.
 from __future__ import annotations
 
 from simulator.report.claim_engine import KINDS
-from simulator.report.claim_functions import CONTEXTS, REFERENCES, STATISTICS
+from simulator.report.claim_functions import CONTEXTS, HEADLINES, REFERENCES, STATISTICS
 
 DECIDE_KEYS = {"where", "metric", "headline", "paper_value", "parts", "context", "not_testable", "per"}
 PART_KEYS = {"tag", "text", "for", "where", "only_where_nonzero", "scale"} | set(KINDS)
@@ -62,8 +62,11 @@ class Checker:
         for name in d.get("context", []):
             _allowed(self.where, "context", name, CONTEXTS)
         defaults = d.get("where", {})
-        if d.get("headline") and "farthest" not in d["headline"]:
-            self.cell(f"{self.where}.headline", {**defaults, **d["headline"]}, {})
+        head = d.get("headline") or {}
+        if "choose" in head:
+            _allowed(f"{self.where}.headline", "choose", head["choose"], HEADLINES)
+        elif head and "farthest" not in head:
+            self.cell(f"{self.where}.headline", {**defaults, **head}, {})
         if not d.get("parts") and not d.get("not_testable"):
             raise ClaimSpecError(f"{self.where}: parts: expected a list of comparisons (kinds: {', '.join(KINDS)})")
         for i, part in enumerate(d.get("parts", [])):

@@ -4,7 +4,9 @@
               of one value per seed, compared by the one rule as a sample over seeds;
   REFERENCES  a reference value for a table row (`reference` parts: mm1-9's M/M/1/K closed forms);
   CONTEXTS    a sentence appended to a claim's note (numbers a reader checks the verdict against; never
-              part of the verdict).
+              part of the verdict);
+  HEADLINES   the cell of a claim's scorecard row when the results choose it ({choose: name} as the
+              headline: e.g. the algorithm whose comparison is weakest); returns a cell spec.
 
 One module per paper registers its functions with the decorators below; a function raises Missing
 (naming what is absent) when the results it needs are not there.
@@ -21,6 +23,7 @@ from scipy import stats as _stats
 STATISTICS: dict = {}
 REFERENCES: dict = {}
 CONTEXTS: dict = {}
+HEADLINES: dict = {}
 
 
 class Missing(Exception):
@@ -44,6 +47,13 @@ def reference(name):
 def context(name):
     def register(fn):
         CONTEXTS[name] = fn
+        return fn
+    return register
+
+
+def headline(name):
+    def register(fn):
+        HEADLINES[name] = fn
         return fn
     return register
 
