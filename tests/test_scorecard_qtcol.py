@@ -115,12 +115,12 @@ def test_claim_qt_1_converges_or_oscillates():
     assert r.headline["mean"] == 400 and r.paper_value == 400
     r = claim("qt-1", single_static(qtcol_spread=60))  # p05-p95 = 340-460: sustained oscillation
     assert r.decision.verdict == "contradicted"
-    assert "alpha=1.2 qtcol p95_inflight 460 < 1.05 x p05_inflight 357: reversed" in r.note
+    assert "alpha=1.2 qtcol p95_inflight 460 < 1.05 x p05_inflight 340: reversed" in r.note
     # median in-flight 455 +- 20 over 3 seeds: inside 15% by mean, but not significantly below 460
     r = claim("qt-1", single_static(qtcol_inflight=(455, 500), sd=20.0))
-    assert r.decision.verdict == "inconclusive" and "alpha 1.2 qtcol median_inflight 455 < 460: not significant" in r.note
+    assert r.decision.verdict == "inconclusive" and "alpha=1.2 qtcol median_inflight 455 < 460: not significant" in r.note
     r = claim("qt-1", single_static().query("alpha != 1.5"))
-    assert r.decision.verdict == "not_testable" and "missing results: alpha 1.5" in r.note
+    assert r.decision.verdict == "not_testable" and "missing results: qt_single_static flows=1 alpha=1.5" in r.note
     assert np.isnan(r.decision.p_value)
 
 
@@ -271,7 +271,7 @@ def test_claim_qt_9_shallow_buffers():
     bad = {**good, ("qtcolfair", "utilization"): 0.01}  # QtColFair collapses below BBR
     r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.003: bad}))
     assert r.decision.verdict == "contradicted"
-    assert "buffer_bdp=0.003 qtcolfair utilization 0.01 > bbr 0.5: reversed" in r.note
+    assert "buffer_bdp=0.003 alpha=1.2 qtcolfair utilization 0.01 > bbr 0.5: reversed" in r.note
     noisy = {**good, ("bbr", "plr"): (0.03, 0.02)}  # BBR's PLR above the others by mean only
     r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.1: noisy}))
     assert r.decision.verdict == "inconclusive"
