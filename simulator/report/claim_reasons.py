@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 FILE = "claim_reasons.yaml"
-KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "too_few_seeds")
+KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "too_few_seeds", "unexplained")
 ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity"}
 MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs in the default profile
 

@@ -6,12 +6,14 @@ from simulator.report.rule_params import papermill_params, qt_scorecard_args
 
 # the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
 # aggregate rule's code, workflow/rules/aggregate.smk)
-REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").glob("*.py") if p.name != "aggregate.py")
+REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py") if p.name != "aggregate.py")
 
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
 get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
+# why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
+CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
 CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
@@ -26,6 +28,7 @@ rule claims:
         traces=lambda w: get_trace_tables(w.paper),
         code=REPORT_LIBS,
         claims_file=CLAIMS_FILE,
+        reasons=CLAIM_REASONS,
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
@@ -54,6 +57,7 @@ rule scorecard:
         claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         claims_file=CLAIMS_FILE,
+        reasons=CLAIM_REASONS,
         code=REPORT_LIBS,
     output:
         scorecard="results/scorecard.csv",
