@@ -1,6 +1,8 @@
-"""Claims of the NS-2 paper (simulator/report/claims_ns2.py) under the one rule (claim_rule): verdicts on
-small synthetic tables that satisfy a claim significantly, contradict it, tie, are deterministic or lack
-data, and a smoke test on the real tables when they exist."""
+"""Claims of the NS-2 paper decided by the engine (simulator/report/claim_engine.py) from their decide:
+blocks in reference/claims.yaml, under the one rule (claim_rule): verdicts on small synthetic tables that
+satisfy a claim significantly, contradict it, tie, are deterministic or lack data; the CLI of
+simulator/report/claims_ns2.py; and a smoke test on the real tables when they exist."""
+import copy
 import math
 import subprocess
 import sys
@@ -10,8 +12,12 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-from simulator.report import claim_rule, claims_ns2  # noqa: E402
+from simulator.report import claim_engine, claim_rule, claim_spec, claims_ns2  # noqa: E402
 from simulator.report.verdicts import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
+
+CLAIM_IDS = [f"ns2-{i}" for i in range(1, 8)]
+VARIANTS = ("window20", "nocap")
+PER_FLOW_COUNT = CLAIM_IDS[:6]                      # decided at each count of "multiple" flows their study ran
 
 FIXED = {"topology": "mesh", "flows": 3, "bandwidth_mbps": 1.0, "delay_ms": 100}
 W3, N3 = "window20, 3 flows", "nocap, 3 flows"      # the rows of a per-count claim whose study ran 3 flows
@@ -100,10 +106,14 @@ def newreno_table(timeouts, throughput, tput_sd=0.01, windows=(20, 0)):
     return pd.DataFrame(rows)
 
 
+def paper_rows(tables):
+    return claim_engine.paper_rows("ns2", tables, None)
+
+
 def decided(tables, item, variant=None):
     """The row and note of `item`; by default its window20 row ("window20, 3 flows" for a per-count claim)."""
-    variant = variant or (W3 if item in claims_ns2.PER_FLOW_COUNT else "window20")
-    rows, notes = claims_ns2.build(tables, None)
+    variant = variant or (W3 if item in PER_FLOW_COUNT else "window20")
+    rows, notes = paper_rows(tables)
     assert [r["item"] for r in rows] == [n["item"] for n in notes]
     r = next(r for r in rows if r["item"] == item and r["variant"] == variant)
     n = next(n for n in notes if n["item"] == item and n["variant"] == variant)
@@ -111,15 +121,15 @@ def decided(tables, item, variant=None):
 
 
 def verdicts(tables, item):
-    rows, notes = claims_ns2.build(tables, None)
+    rows, notes = paper_rows(tables)
     assert [r["item"] for r in rows] == [n["item"] for n in notes]
     return {r["variant"]: r["verdict"] for r in rows if r["item"] == item}
 
 
 def test_every_claim_and_variant_has_a_row_even_without_data():
-    rows, notes = claims_ns2.build(topology_table(0.3, 0.6, 0.5, 2.0), None)
+    rows, notes = paper_rows(topology_table(0.3, 0.6, 0.5, 2.0))
     # ns2-1 and ns2-2 at the one count of the topology table (3 flows), the others without their study
-    expected = ({(c, v) for c in claims_ns2.CLAIM_IDS if c not in ("ns2-1", "ns2-2") for v in claims_ns2.VARIANTS}
+    expected = ({(c, v) for c in CLAIM_IDS if c not in ("ns2-1", "ns2-2") for v in VARIANTS}
                 | {(c, v) for c in ("ns2-1", "ns2-2") for v in (W3, N3)})
     assert {(r["item"], r["variant"]) for r in rows} == expected
     assert all(r["verdict"] in VERDICTS for r in rows) and all(list(r) == SCORECARD_COLUMNS for r in rows)
@@ -129,8 +139,9 @@ def test_every_claim_and_variant_has_a_row_even_without_data():
     r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-6", "window20")
     assert "no ns2_queue runs with more than one flow" in note and math.isnan(r["p_value"]) and r["rule"] == ""
     r, note = decided(topology_table(0.3, 0.6, 0.5, 2.0), "ns2-7", "window20")
-    assert r["verdict"] == "not_testable" and "no configuration with Reno and NewReno rows" in note
-    rows, _ = claims_ns2.build(pd.DataFrame(), None)
+    assert r["verdict"] == "not_testable" and "missing results: (a) ns2_topology topology=linear" in note
+    assert "newreno timeouts" in note                               # a configuration without the rows it needs
+    rows, _ = paper_rows(pd.DataFrame())
     assert len(rows) == 14 and {r["verdict"] for r in rows} == {"not_testable"}
 
 
@@ -162,10 +173,11 @@ def test_ns2_2_overlap_is_inconclusive():
 def test_ns2_2_not_testable_without_drops_unless_contradicted():
     r, note = decided(topology_table(0.3, 0.6, 0.0, 0.0), "ns2-2")
     assert r["verdict"] == "not_testable" and math.isnan(r["p_value"])
-    assert "no packet drops" in note and "alone: reproduced" in note
+    assert "nothing to compare" in note and "alone: reproduced" in note
+    assert "(c) topology=mesh vegas loss_pct vs reno (loss_pct 0 on both sides)" in note
     # a significant reversal of another part still contradicts the claim
     r, note = decided(topology_table(0.7, 0.6, 0.0, 0.0), "ns2-2")
-    assert r["verdict"] == "contradicted" and "no drops" in note
+    assert r["verdict"] == "contradicted" and "although a part has nothing to compare: (c)" in note
 
 
 def test_ns2_2_numerical_zeros_are_zero():
@@ -179,7 +191,7 @@ def test_ns2_2_numerical_zeros_are_zero():
 
 
 def test_ns2_2_stat_row_fills_our_numbers():
-    rows, _ = claims_ns2.build(topology_table(0.3, 0.6, 0.5, 2.0), None)
+    rows, _ = paper_rows(topology_table(0.3, 0.6, 0.5, 2.0))
     r = next(r for r in rows if r["item"] == "ns2-2" and r["variant"] == W3)
     assert r["ours_mean"] == pytest.approx(0.3) and r["ci_low"] < 0.3 < r["ci_high"] and r["n_seeds"] == 10
 
@@ -223,7 +235,7 @@ def test_ns2_6_is_decided_at_every_flow_count_the_queue_study_ran():
     assert verdicts(t, "ns2-6") == {f"{w}, {n} flows": v for w in ("window20", "nocap")
                                     for n, v in ((2, "reproduced"), (3, "reproduced"), (4, "contradicted"),
                                                  (5, "not_testable"))}
-    rows, notes = claims_ns2.build(t, None)
+    rows, notes = paper_rows(t)
     ns26 = [(r, n) for r, n in zip(rows, notes) if r["item"] == "ns2-6"]
     assert [r["variant"] for r, _ in ns26][:4] == [f"window20, {n} flows" for n in (2, 3, 4, 5)]
     for r, n in ns26:
@@ -231,7 +243,8 @@ def test_ns2_6_is_decided_at_every_flow_count_the_queue_study_ran():
         assert f"Decided at {flows} flows" in r["note"]
         assert "ns2_queue ran 2, 3, 4, 5 flows" in n["note"] and f"decides it at {flows} flows" in n["note"]
     r, note = decided(t, "ns2-6", "window20, 4 flows")
-    assert "Reno latency_mean_s: fq 0.6 < droptail 0.5: reversed" in note
+    assert "queue=fq reno latency_mean_s 0.6 < queue=droptail 0.5: reversed" in note
+    assert "Peak latency (latency_max_s, s; the paper's peaks" in note and "Reno fq 1.2 [" in note
     assert r["ours_mean"] == pytest.approx(1.0)                     # latency_max_s of Reno with droptail
     # one count missing from the other window: that window has rows for the counts it ran only
     t = t[~((t["window"] == 0) & (t["flows"] == 4))]
@@ -246,7 +259,8 @@ def test_ns2_7_takes_every_flow_count_as_a_configuration():
         rows.append(t)
     r, note = decided(pd.concat(rows, ignore_index=True), "ns2-7")
     assert r["verdict"] == "contradicted"                           # reversed at 3 flows
-    assert "ns2_queue queue=fq, 2 flows" in note and "ns2_queue queue=droptail, 3 flows" in note
+    assert "ns2_queue topology=mesh flows=2 bandwidth_mbps=1 delay_ms=100 queue=fq newreno timeouts 6" in note
+    assert "flows=3 bandwidth_mbps=1 delay_ms=100 queue=droptail newreno timeouts 12 < reno 10: reversed" in note
 
 
 def test_ns2_3_ranges_are_two_one_sided_tests():
@@ -268,20 +282,20 @@ def test_ns2_3_is_decided_at_every_swept_flow_count():
     assert verdicts(t, "ns2-3") == {"window20, 2 flows": "reproduced", "window20, 3 flows": "contradicted",
                                     "window20, 5 flows": "contradicted", "nocap, 2 flows": "reproduced",
                                     "nocap, 3 flows": "contradicted", "nocap, 5 flows": "contradicted"}
-    rows, notes = claims_ns2.build(t, None)
+    rows, notes = paper_rows(t)
     ns23 = [(r, n) for r, n in zip(rows, notes) if r["item"] == "ns2-3"]
     assert [r["variant"] for r, _ in ns23][:3] == ["window20, 2 flows", "window20, 3 flows", "window20, 5 flows"]
     for r, n in ns23:
         flows = int(r["variant"].split(", ")[1].split()[0])
-        assert r["rule"] == claim_rule.RULE and r["metric"] == f"cwnd_mean (Vegas, {flows} flows)"
+        assert r["rule"] == claim_rule.RULE and r["metric"] == "cwnd_mean (Vegas)"
         assert "the paper does not give it" in r["note"]
         assert 'The paper does not give the number of "multiple" flows' in n["note"]
         assert f"decides it at {flows} flows" in n["note"] and "ns2_flows ran 2, 3, 5 flows" in n["note"]
     r, note = decided(t, "ns2-3", "window20, 3 flows")
-    assert r["ours_mean"] == pytest.approx(8.0) and "Vegas cwnd_mean 8 < 4: reversed" in note
+    assert r["ours_mean"] == pytest.approx(8.0) and "vegas cwnd_mean 8 < 4: reversed" in note
     assert "Vegas cwnd 1 flow 20 [" in note and "vs 3 flows 8 [" in note     # context: the single flow against this count
     r, note = decided(t, "ns2-3", "window20, 5 flows")
-    assert "Vegas throughput_per_flow_mbps 0.19 > 0.25: reversed" in note
+    assert "vegas throughput_per_flow_mbps 0.19 > 0.25: reversed" in note
     # one flow is the paper's "single" case: no row; without any count above one the claim is not testable
     t1 = flows_table(flows=(1,))
     assert verdicts(t1, "ns2-3") == {"window20": "not_testable", "nocap": "not_testable"}
@@ -306,7 +320,81 @@ def test_ns2_7_needs_fewer_timeouts_and_higher_throughput():
     t = newreno_table(6.0, 0.85)
     t.loc[t["metric"] == "loss_pct", ["mean", "sd"]] = 0.0
     r, note = decided(t, "ns2-7")
-    assert r["verdict"] == "not_testable" and "no drops" in note
+    assert r["verdict"] == "not_testable" and "nothing to compare" in note
+    assert "2 configurations without any drop were left out" in note and math.isnan(r["ours_mean"])
+
+
+def test_ns2_7_takes_a_configuration_several_studies_ran_once_and_heads_where_reno_loses_most():
+    """The base point is in every study: ns2_queue runs it with queue=droptail, ns2_bandwidth without a
+    queue column (droptail too), so it is one configuration, taken from the first study by name."""
+    q = newreno_table(6.0, 0.85)
+    b = newreno_table(6.0, 0.85).query("queue == 'droptail'").drop(columns="queue").assign(study="ns2_bandwidth")
+    b.loc[(b["algorithm"] == "reno") & (b["metric"] == "loss_pct"), "mean"] = 3.0
+    b.loc[(b["algorithm"] == "newreno") & (b["metric"] == "timeouts"), "mean"] = 5.0
+    t = pd.concat([q, b], ignore_index=True)
+    r, note = decided(t, "ns2-7")
+    assert r["verdict"] == "reproduced" and "4/4 comparisons" in note         # fq and the base point, not 3 points
+    assert "ns2_bandwidth topology=mesh" in note and "queue=droptail newreno" not in note
+    assert r["ours_mean"] == pytest.approx(5.0)          # NewReno's timeouts where Reno's loss is largest (3%)
+
+
+def delay_table(cv_high=2.0, vegas_latency=1.5, loss=0.0, windows=(20, 0)):
+    """ns2_delay rows at 100, 150 and 500-1500 ms: throughput_cv 0.5 at 100 ms and `cv_high` above it,
+    Reno/NewReno latency 1.6 s, loss `loss` everywhere and 2% retransmissions."""
+    rows = []
+    for window in windows:
+        for d in (100, 150, 500, 1000, 1500):
+            for alg in ("reno", "newreno", "vegas"):
+                p = {"delay_ms": d, "window": window}
+                rows += [row("ns2_delay", alg, "throughput_cv", 0.5 if d == 100 else cv_high, **p),
+                         row("ns2_delay", alg, "latency_mean_s", vegas_latency if alg == "vegas" else 1.6, **p),
+                         row("ns2_delay", alg, "loss_pct", loss if alg != "vegas" else loss / 2,
+                             sd=0.0 if loss == 0 else 0.05, **p),
+                         row("ns2_delay", alg, "cwnd_cv", 0.3, **p),
+                         row("ns2_delay", alg, "retransmit_pct", 2.0, **p)]
+    return pd.DataFrame(rows)
+
+
+def test_ns2_5_throughput_fluctuates_more_and_vegas_keeps_lower_latency_and_loss():
+    r, note = decided(delay_table(loss=1.0), "ns2-5")
+    assert r["verdict"] == "reproduced" and "24/24 comparisons" in note       # 12 cv, 6 latency, 6 loss
+    assert r["ours_mean"] == pytest.approx(1.5)                      # Vegas latency at 1500 ms
+    assert "cwnd_cv by delay (ms): Reno 100: 0.30" in note and "spurious" not in note
+    assert decided(delay_table(cv_high=0.3, loss=1.0), "ns2-5")[0]["verdict"] == "contradicted"
+    # nothing dropped at 500-1500 ms: (c) cannot be decided, and the retransmissions there are spurious
+    r, note = decided(delay_table(), "ns2-5")
+    assert r["verdict"] == "not_testable" and "alone: reproduced" in note
+    assert "No packet is dropped at 500-1500 ms, yet retransmit_pct is 2-2%: spurious timeouts" in note
+
+
+def test_ns2_1_timeouts_only_where_packets_are_dropped():
+    rows = []
+    for window in (20, 0):
+        for top in ("linear", "star", "mesh"):
+            for alg, cv, to, loss in (("reno", 0.4, 10.0, 1.0), ("newreno", 0.4, 6.0, 1.0), ("vegas", 0.1, 2.0, 0.0)):
+                p = {"topology": top, "window": window}
+                rows += [row("ns2_topology", alg, "cwnd_cv", cv, **p),
+                         row("ns2_topology", alg, "cwnd_stable_s", 10 * cv, **p),
+                         row("ns2_topology", alg, "timeouts", to, **p),
+                         row("ns2_topology", alg, "loss_pct", loss if top != "star" else 0.0, sd=0.1 * loss, **p)]
+    t = pd.DataFrame(rows)
+    r, note = decided(t, "ns2-1")
+    assert r["verdict"] == "reproduced" and "14/14 comparisons" in note      # 6 cwnd_cv, 6 stable, 2 timeouts
+    assert "(c) topology=star newreno timeouts vs reno (loss_pct 0 on both sides)" in note
+    t.loc[(t["metric"] == "timeouts") & (t["algorithm"] == "newreno"), "mean"] = 14.0
+    assert decided(t, "ns2-1")[0]["verdict"] == "contradicted"
+
+
+def test_the_ns2_decide_blocks_pass_the_checks_and_a_wrong_domain_key_is_refused():
+    doc = claim_engine.load()
+    models_of = {s: "ns2" for s in claims_ns2.SWEEPS}
+    claims = [c for c in doc["claims"] if c["paper"] == "ns2"]
+    for c in claims:
+        claim_spec.check(c, doc["scoring"], models_of)
+    ns27 = copy.deepcopy(claims[-1])
+    ns27["decide"]["parts"][0]["for"]["c"]["default"] = {"queue": "droptail"}
+    with pytest.raises(claim_spec.ClaimSpecError, match="unknown key.*default"):
+        claim_spec.check(ns27, doc["scoring"], models_of)
 
 
 def test_cli_writes_rows_and_notes(tmp_path):
@@ -318,7 +406,7 @@ def test_cli_writes_rows_and_notes(tmp_path):
     assert r.returncode == 0, r.stderr
     card = pd.read_csv(out)
     assert list(card.columns) == SCORECARD_COLUMNS and len(card) == 14
-    assert set(pd.read_csv(notes)["item"]) == set(claims_ns2.CLAIM_IDS)
+    assert set(pd.read_csv(notes)["item"]) == set(CLAIM_IDS)
 
 
 @pytest.mark.slow
@@ -328,7 +416,7 @@ def test_real_tables_give_a_verdict_per_claim(built_report):
     assert real
     tables = pd.concat([pd.read_csv(p) for p in real], ignore_index=True)
     rows, notes = claims_ns2.build(tables, None)
-    assert {r["item"] for r in rows} == set(claims_ns2.CLAIM_IDS)
-    assert {r["variant"].split(", ")[0] for r in rows} == set(claims_ns2.VARIANTS)   # "window20, 3 flows" too
+    assert {r["item"] for r in rows} == set(CLAIM_IDS)
+    assert {r["variant"].split(", ")[0] for r in rows} == set(VARIANTS)   # "window20, 3 flows" too
     assert all(r["verdict"] in VERDICTS for r in rows)
     assert all(n["note"] for n in notes)

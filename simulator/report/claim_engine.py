@@ -19,6 +19,13 @@ Part kinds (each part may repeat over `for:` variables, a cartesian product):
 `only_where_nonzero: <metric>` (order, extreme, trend) leaves out an instance where neither side has a
 nonzero value of that metric (a loss comparison where nothing was dropped cannot be made); a part all
 of whose instances are left out makes the claim not_testable, unless another part is reversed.
+
+`for:` domains: a list, a set name, {values_of: param, ...} (see `domain`), or {points: [params],
+where:, defaults:} = every distinct configuration of those parameters the tables hold (see `points`);
+a cell `at: $var` takes its study and parameters from such a configuration.
+A headline {..., at_largest: cell} is the headline cell at the table point where `cell` is largest
+(and nonzero).
+A context entry is a name or {name: {args}} (keyword arguments of the named function).
 """
 from __future__ import annotations
 
@@ -94,6 +101,13 @@ def substitute(value, env: dict):
     return value
 
 
+def at_point(spec: dict) -> dict:
+    """A cell spec with its `at:` configuration (a mapping of study and parameters) merged in."""
+    if "at" not in spec:
+        return spec
+    return {**{k: v for k, v in spec.items() if k != "at"}, **spec["at"]}
+
+
 # --------------------------------------------------------------------------- table cells
 
 def _matches(col: pd.Series, v) -> pd.Series:
@@ -139,6 +153,7 @@ class Cells:
 
     def __init__(self, tables: pd.DataFrame, traces: pd.DataFrame | None, scope: Scope):
         self.scope = scope
+        self.unscoped = tables           # every row given: a context may set the scope's rows against others
         self.tables = rows_where(tables, scope.where) if tables is not None and not tables.empty else tables
         self.traces = None
         if traces is not None and not traces.empty:
@@ -247,20 +262,21 @@ class Part:
 
     # -- cells
     def cell_spec(self, spec: dict, env: dict) -> dict:
-        return substitute({**self.defaults, **(spec or {})}, env)
+        return at_point(substitute({**self.defaults, **(spec or {})}, env))
 
     def varying(self, spec: dict) -> dict:
         """The keys of a cell a label names: algorithm, metric or statistic, what the part's variables
-        set, and what the cell itself sets (the claim's fixed parameters are in its `where`, not
-        repeated in every label)."""
+        set and what the cell itself sets (fq against droptail); the claim's fixed parameters are in its
+        `where`, not repeated in every label."""
         raw = {**self.defaults, **(spec or {})}
-        return {k for k, v in raw.items() if isinstance(v, str) and v.startswith("$")} | {"algorithm", "metric",
-                                                                                          "statistic"}
+        return ({k for k, v in raw.items() if isinstance(v, str) and v.startswith("$")} | set(spec or {})
+                | {"algorithm", "metric", "statistic"})
 
     def row(self, spec: dict, env: dict):
         """(row, label of the cell) of a cell spec; (None, label) and the cell noted as missing if absent."""
-        s = self.cell_spec(spec, env)
-        keys = self.varying(spec) | (set(spec or {}) - {"study"})
+        raw = substitute({**self.defaults, **(spec or {})}, env)
+        s = at_point(raw)
+        keys = (self.varying(spec) - {"study"}) | set(raw.get("at") or {})   # a configuration's study and parameters vary
         lab = describe({k: v for k, v in self.cells.spec(s).items() if k in keys})
         try:
             return self.cells.get(s), lab, s
@@ -351,8 +367,8 @@ class Part:
         base = self.cell_spec(t.get("cell", {}), env)
         param = t["param"]
         xs = self.cells.values_of(param, {k: v for k, v in self.cells.spec(base).items() if k != param})
-        lo = xs[0] if t.get("from", "min") == "min" else t["from"]
-        hi = xs[-1] if t.get("to", "max") == "max" else t["to"]
+        lo = (xs or [None])[0] if t.get("from", "min") == "min" else t["from"]
+        hi = (xs or [None])[-1] if t.get("to", "max") == "max" else t["to"]
         xs = [x for x in xs if _between(x, lo, hi)]
         rows = []
         for x in xs:
@@ -449,6 +465,8 @@ def domain(dom, cells: Cells, defaults: dict) -> list:
         return _sets(dom.lstrip("$"), cells)
     if isinstance(dom, list):
         return dom
+    if "points" in dom:
+        return points(dom, cells, defaults)
     base = {k: v for k, v in {**defaults, **dom.get("where", {})}.items() if k != dom["values_of"]}
     vals = cells.values_of(dom["values_of"], base)
     if "above" in dom:
@@ -456,6 +474,43 @@ def domain(dom, cells: Cells, defaults: dict) -> list:
     if "in" in dom:
         vals = [v for v in vals if any(np.isclose(float(v), float(w)) for w in dom["in"])]
     return vals
+
+
+def points(dom: dict, cells: Cells, defaults: dict) -> list[dict]:
+    """{points: [params], [where]: {...}, [defaults]: {param: value}}: every distinct configuration of
+    `params` among the rows matching `where`, as a mapping of the study and the parameters its rows
+    hold. A parameter a study does not hold (null) counts as its `defaults` value, so a configuration
+    several studies ran is taken once, from the first study by name (unless `study` is one of `params`)."""
+    keys = list(dom["points"])
+    base = {k: v for k, v in {**defaults, **dom.get("where", {})}.items()
+            if k not in keys and not (isinstance(v, str) and v.startswith("$"))}
+    rows = rows_where(cells.tables, cells.spec(base))
+    if rows is None or rows.empty:
+        return []
+    keys = [k for k in keys if k in rows]
+    cols = list(dict.fromkeys(["study", *keys])) if "study" in rows else keys
+    fill = dom.get("defaults", {})
+    seen, out = set(), []
+    for _, r in rows[cols].drop_duplicates().sort_values(cols).iterrows():
+        point = {k: _plain(r[k]) for k in cols if pd.notna(r[k])}
+        ident = tuple(_ident(point.get(k, fill.get(k))) for k in keys)
+        if ident not in seen:
+            seen.add(ident)
+            out.append(point)
+    return out
+
+
+def _plain(v):
+    """A table value as a plain Python number or string (numpy scalars do not match as numbers)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _ident(v):
+    """A parameter value as points compare it: 3 and 3.0 alike, text as text."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return str(v)
 
 
 def _sets(name: str, cells: Cells) -> list:
@@ -503,9 +558,10 @@ def decide(claim: dict, tables: pd.DataFrame, traces: pd.DataFrame | None, scope
             g.missing.append(f"{p.get('tag', '')} {m}".strip())
     decision, note = g.decide(d.get("not_testable", ""))
     head = _headline(d.get("headline"), defaults, cells)
-    for name in d.get("context", []):
+    for entry in d.get("context", []):
+        name, args = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
         try:
-            note += " " + CONTEXTS[name](cells, scope).strip()
+            note += " " + CONTEXTS[name](cells, scope, **(args or {})).strip()
         except Missing:
             pass
     paper_value = d.get("paper_value", math.nan)
@@ -546,10 +602,34 @@ def _headline(spec, defaults: dict, cells: Cells):
         err = (rows["mean"] - refs).abs() / refs.abs().clip(lower=1e-12)
         i = err.idxmax()
         return rows.loc[i], float(refs.loc[i])
+    if "at_largest" in spec:
+        spec = _at_largest(spec, defaults, cells)
+        if spec is None:
+            return None
     try:
         return cells.get({**defaults, **spec})
     except Missing:
         return None
+
+
+# columns of a table row that are not parameters of its point
+STAT_COLUMNS = {"metric", "algorithm", "point", "mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975",
+                "run_min", "run_max"}
+
+
+def _at_largest(spec: dict, defaults: dict, cells: Cells) -> dict | None:
+    """The headline spec placed at the table point (study and parameters) where the cell `at_largest`
+    has its largest mean (the first such row); None when no row has that cell with a nonzero mean
+    (a point "where Reno loses most" does not exist where nothing is lost)."""
+    rows = rows_where(cells.tables, cells.spec({**{k: v for k, v in defaults.items() if not isinstance(v, list)},
+                                                **spec["at_largest"]}))
+    if rows is not None:
+        rows = rows[[not _zero(r) for _, r in rows.iterrows()]]
+    if rows is None or rows.empty:
+        return None
+    best = rows.loc[pd.to_numeric(rows["mean"]).idxmax()]
+    point = {k: _plain(v) for k, v in best.items() if k not in STAT_COLUMNS and pd.notna(v)}
+    return {**{k: v for k, v in spec.items() if k != "at_largest"}, **point}
 
 
 def scopes(claim: dict, scoring: dict, tables: pd.DataFrame) -> list[Scope]:
@@ -571,13 +651,14 @@ def scopes(claim: dict, scoring: dict, tables: pd.DataFrame) -> list[Scope]:
                          **({"above": per["above"]} if "above" in per else {})}, cells, {})
         if not values:
             out.append(replace(base, unavailable=per.get("none", f"no runs of {per['study']} to decide it at").format(
-                variant=v["name"], **base.where)))
+                **{**base.where, "variant": v["name"], "study": per["study"]})))
+        values = [int(x) if float(x).is_integer() else x for x in values]
+        listed = {"values": ", ".join(_fmt_value(x) for x in values), "study": per["study"]}
         for x in values:
-            x = int(x) if float(x).is_integer() else x
             name = per.get("name", "{variant}, {value}").format(variant=v["name"], value=x)
             out.append(replace(base, name=name, where={**base.where, per["param"]: x},
-                               note=f"{base.note} {per.get('note', '').format(value=x)}".strip(),
-                               row_note=per.get("row_note", "").format(value=x)))
+                               note=f"{base.note} {per.get('note', '').format(value=x, **listed)}".strip(),
+                               row_note=per.get("row_note", "").format(value=x, **listed)))
     return out
 
 

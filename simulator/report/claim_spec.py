@@ -14,6 +14,7 @@ from simulator.report.claim_functions import CONTEXTS, HEADLINES, REFERENCES, ST
 DECIDE_KEYS = {"where", "metric", "headline", "paper_value", "parts", "context", "not_testable", "per"}
 PART_KEYS = {"tag", "text", "for", "where", "only_where_nonzero", "scale"} | set(KINDS)
 PER_KEYS = {"param", "study", "above", "name", "note", "row_note", "none"}
+DOMAIN_KEYS = ({"values_of", "where", "above", "in"}, {"points", "where", "defaults"})
 OPS = (">", "<")
 
 
@@ -59,14 +60,17 @@ class Checker:
         if d.get("per"):
             _keys(f"{self.where}.per", d["per"], PER_KEYS, "a parameter the claim is decided at each value of")
             _allowed(f"{self.where}.per", "study", d["per"].get("study"), self.claim["studies"])
-        for name in d.get("context", []):
-            _allowed(self.where, "context", name, CONTEXTS)
+        for entry in d.get("context", []):
+            _allowed(self.where, "context", next(iter(entry)) if isinstance(entry, dict) else entry, CONTEXTS)
         defaults = d.get("where", {})
         head = d.get("headline") or {}
         if "choose" in head:
             _allowed(f"{self.where}.headline", "choose", head["choose"], HEADLINES)
         elif head and "farthest" not in head:
-            self.cell(f"{self.where}.headline", {**defaults, **head}, {})
+            head = {**defaults, **head}
+            self.cell(f"{self.where}.headline", head, {})
+            if "at_largest" in head:
+                self.cell(f"{self.where}.headline.at_largest", {**defaults, **head["at_largest"]}, {}, placed=True)
         if not d.get("parts") and not d.get("not_testable"):
             raise ClaimSpecError(f"{self.where}: parts: expected a list of comparisons (kinds: {', '.join(KINDS)})")
         for i, part in enumerate(d.get("parts", [])):
@@ -81,6 +85,9 @@ class Checker:
         for k, v in part.get("for", {}).items():
             if isinstance(v, str):
                 _allowed(f"{where}.for", k, v.lstrip("$"), self.sets)
+            elif isinstance(v, dict):
+                _keys(f"{where}.for.{k}", v, DOMAIN_KEYS[1] if "points" in v else DOMAIN_KEYS[0],
+                      "the values a variable takes")
         base = {**defaults, **part.get("where", {})}
         kind, spec = kinds[0], part[kinds[0]]
         if kind in ("order", "threshold"):
@@ -104,11 +111,14 @@ class Checker:
         for c in cells:
             self.cell(f"{where}.{kind}", {**base, **(c or {})}, env)
 
-    def cell(self, where: str, cell: dict, env: dict) -> None:
+    def cell(self, where: str, cell: dict, env: dict, placed: bool = False) -> None:
         if "statistic" in cell:
             _allowed(where, "statistic", cell["statistic"], STATISTICS)
             return
-        for study in _values(cell.get("study"), env):
+        # a cell placed at a configuration (`at:`, a headline's `at_largest`) may be in any study of the claim
+        placed = (placed or "at" in cell or "at_largest" in cell) and "study" not in cell
+        studies = self.claim["studies"] if placed else _values(cell.get("study"), env)
+        for study in studies:
             if isinstance(study, str) and study.startswith("$"):
                 continue
             _allowed(where, "study", study, self.claim["studies"])

@@ -37,26 +37,6 @@ def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
 
 
 
-def against_each(lookup, values, sweep: str, target: str, others, fixed=None):
-    """The cells of a "target is the extreme at every value of `sweep`" claim: (pairs, missing), with
-    pairs = [(x, target row, other, other row)] for each value x and each other algorithm, and missing =
-    [(x, algorithm)] whose row `lookup(algorithm, params)` did not find (None)."""
-    pairs, missing = [], []
-    for x in values:
-        params = dict(fixed or {}, **{sweep: x})
-        t = lookup(target, params)
-        if t is None:
-            missing.append((x, target))
-            continue
-        for other in others:
-            o = None if other == target else lookup(other, params)
-            if other != target and o is None:
-                missing.append((x, other))
-            elif o is not None:
-                pairs.append((x, t, other, o))
-    return pairs, missing
-
-
 def cli(build, doc: str) -> None:
     """Command line of a claims script: build(tables, traces) -> (rows, notes)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
