@@ -87,7 +87,7 @@ def test_trend_from_the_first_to_the_last_value_and_steps_in_the_note():
 def test_nothing_to_compare_is_left_out_and_a_part_of_nothing_is_not_testable():
     part = {"order": [{"algorithm": "a"}, "<", {"algorithm": "b"}], "only_where_nonzero": True}
     d = decide([part], [row("a", "m", 0.0, 0.0), row("b", "m", 0.0, 0.0)])
-    assert d.decision.verdict == "not_testable" and "Left out, neither side nonzero" in d.note
+    assert d.decision.verdict == "not_testable" and "Left out, 0 on both sides" in d.note
     reversed_elsewhere = [part, {"order": [{"algorithm": "a"}, ">", {"algorithm": "c"}]}]
     d = decide(reversed_elsewhere, [row("a", "m", 0.0, 0.0), row("b", "m", 0.0, 0.0), row("c", "m", 1.0, 0.0)])
     assert d.decision.verdict == "contradicted"                     # one part reversed: false whatever the rest

@@ -228,8 +228,8 @@ class Gathered:
         if not reason and self.missing:
             reason = "missing results: " + ", ".join(dict.fromkeys(self.missing))
         elif not reason and self.no_drops and tested.verdict != "contradicted":
-            reason = ("nothing to compare (neither side nonzero) in a part the claim needs: "
-                      + "; ".join(self.no_drops))
+            reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of part "
+                      + ", ".join(t for t in self.no_drops if t) + ", so that part cannot be tested")
         decision = rule.decide(self.comparisons, not_testable=reason) if reason else tested
         note = ("Parts: " + "; ".join(self.parts) + ". ") if self.parts else ""
         if reason:
@@ -242,7 +242,7 @@ class Gathered:
                 note += (" Contradicted by the comparisons above although a part has nothing to compare: "
                          + "; ".join(self.no_drops) + ".")
         if self.skipped:
-            note += " Left out, neither side nonzero: " + "; ".join(self.skipped) + "."
+            note += " Left out, 0 on both sides: " + "; ".join(self.skipped) + "."
         for label, steps in self.steps:
             against = [c for c in rule.holm(steps) if c.reversed]
             note += (f" {label} (steps, not scored; Holm over its steps): "
@@ -431,7 +431,7 @@ class Part:
 
     def close(self) -> None:
         if self.made == 0 and self.left_out > 0:
-            self.g.no_drops.append(f"{self.tag} (every instance)".strip())
+            self.g.no_drops.append(self.tag or "(untagged)")
         elif self.made == 0 and self.lacking == 0:
             self.g.missing.append(self.label("no table rows"))
 
