@@ -51,8 +51,8 @@ QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packet
                "inflight_low": "packets", "inflight_high": "packets", "inflight_steady": "packets",
                "rtt_low": "ms", "rtt_high": "ms", "rtt_steady": "ms"}
 
-CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics"}
-CLAIM_OPTIONAL_KEYS = {"trace", "decide"}
+CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics", "decide"}
+CLAIM_OPTIONAL_KEYS = {"trace"}
 CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
 
 
@@ -200,7 +200,7 @@ def check_claims(path, papers, studies) -> list[dict]:
             raise ReferenceDataError(f"{where}: the id is used twice; expected each id once")
         seen.add(cid)
         _check_claim_keys(where, c, papers, studies)
-        if isinstance(studies, dict) and "decide" in c:
+        if isinstance(studies, dict):
             _check_decide(path, c, doc.get("scoring", {}), studies)
     return doc["claims"]
 
