@@ -72,6 +72,7 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
   const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
       + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/).join(".") : "");
   const folded = el => { const d = el.closest("details:not([open])"); return !!d && !el.closest("summary"); };
+  const where = el => { const sec = el.closest("section[id]"); return sec ? " in #" + sec.id : ""; };
   const shown = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden" && !folded(el);
   const clipped = el => {   // inside a box of the column that clips or scrolls (reported as such)
     for (let p = el.parentElement; p && p !== main; p = p.parentElement)
@@ -84,11 +85,11 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
     const r = el.getBoundingClientRect();
     if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1) && !clipped(el)
         && !spill.some(s => s.el.contains(el)))
-      spill.push({el, text: name(el) + " (" + Math.round(r.width) + " px wide, column " + Math.round(box.width) + " px)"});
+      spill.push({el, text: name(el) + where(el) + " (" + Math.round(r.width) + " px wide, column " + Math.round(box.width) + " px)"});
     // a box that scrolls sideways hides part of its content (overflow: hidden boxes are left
     // alone: the theme clips inline math that way, and MathJax's invisible parts stick out)
     if (["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
-      scroll.push(name(el) + " (content " + el.scrollWidth + " px in " + el.clientWidth + " px)");
+      scroll.push(name(el) + where(el) + " (content " + el.scrollWidth + " px in " + el.clientWidth + " px)");
   }
   const pageWide = [];
   if (root.scrollWidth > root.clientWidth)
