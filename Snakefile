@@ -27,3 +27,4 @@ rule all:
         get_trace_tables(),
         "results/scorecard.csv",
         "results/book/_build/html/index.html",
+        "results/book_check.json",

@@ -22,7 +22,9 @@ One module per idea; the workflow's rules and the notebooks only call these:
                      figures_ns2, figures_testbed, figures_scorecard
     style            one colour and label per algorithm across the book
     book             assembles and builds the Jupyter Book
+    browser_check    every page of the built book in headless Chromium: full-height screenshots,
+                     overflow, broken links and images, error text, absolute paths, captions
     rule_params      parameter helpers of workflow/rules/report.smk
 
-Command lines: `python -m simulator.report.<module> --help` (scorecard, claims_<paper>, book).
+Command lines: `python -m simulator.report.<module> --help` (scorecard, claims_<paper>, book, browser_check).
 """

@@ -5,8 +5,9 @@ from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
 
 # the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
-# aggregate rule's code, workflow/rules/aggregate.smk)
-REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py") if p.name != "aggregate.py")
+# aggregate rule's code, workflow/rules/aggregate.smk; browser_check.py only rule book_check's)
+REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
+                     if p.name not in ("aggregate.py", "browser_check.py"))
 
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
@@ -239,8 +240,32 @@ rule book:
         " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
 
 
+rule book_check:
+    # Every page of the built book in headless Chromium at 1,280 px: full-height screenshots and the
+    # problems found (overflow, broken links, images, error text, absolute paths, captions). It never
+    # fails the build: problems, or Chromium missing, are in the JSON and the summary line it prints,
+    # and tests/test_book_browser.py fails on them.
+    input:
+        book="results/book/_build/html/index.html",
+        code="simulator/report/browser_check.py",
+    output:
+        report="results/book_check.json",
+        screenshots=directory("results/screenshots"),
+    params:
+        python=PYTHON,
+        html=lambda wildcards, input: str(Path(input.book).parent),
+    log:
+        "results/logs/report/book_check.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m simulator.report.browser_check {params.html:q} --screenshots {output.screenshots:q}"
+        " --json {output.report:q} --exit-zero > {log:q} 2>&1; tail -n 1 {log:q} >&2"
+
+
 rule report:
     # Convenience target: the scorecard and the HTML report (runs simulations only if tables are missing).
     input:
         "results/scorecard.csv",
         "results/book/_build/html/index.html",
+        "results/book_check.json",
