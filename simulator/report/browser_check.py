@@ -5,7 +5,9 @@ opened as a file:// URL in headless Chromium with a 1,280 px wide viewport, scre
 full height (`<screenshots>/<page>.png`, no height cap) and checked for:
 
   overflow       the page scrolls sideways (scrollWidth > clientWidth), an element of the main
-                 column sticks out of it, or a box in it scrolls sideways (part of it hidden)
+                 column sticks out of it, or a box in it scrolls sideways (part of it hidden); the
+                 report's wide tables (chapter.frame_html: class table-scroll, first column frozen)
+                 scroll on purpose and do not count
   broken_link    an <a href> into the book whose file does not exist, or whose #fragment is no id
                  (or <a name>) of the target page
   image          an <img> that did not load (not complete, or naturalWidth 0)
@@ -88,7 +90,9 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
       spill.push({el, text: name(el) + where(el) + " (" + Math.round(r.width) + " px wide, column " + Math.round(box.width) + " px)"});
     // a box that scrolls sideways hides part of its content (overflow: hidden boxes are left
     // alone: the theme clips inline math that way, and MathJax's invisible parts stick out)
-    if (["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+    // (the report's own wide tables scroll on purpose, their first column frozen: class table-scroll)
+    if (["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1
+        && !el.classList.contains("table-scroll"))
       scroll.push(name(el) + where(el) + " (content " + el.scrollWidth + " px in " + el.clientWidth + " px)");
   }
   const pageWide = [];

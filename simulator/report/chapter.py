@@ -23,15 +23,22 @@ def files(given, pattern) -> list:
 
 
 def html(text: str) -> None:
-    """Show raw HTML (tables whose layout DataFrame.to_html cannot make: cells spanning rows, ...)."""
+    """Show raw HTML (tables whose layout DataFrame.to_html cannot make: cells spanning rows, ...); a
+    bare table goes into the scrolling box of scroll_html."""
     from IPython.display import HTML, display
 
-    display(HTML(text))
+    display(HTML(scroll_html(text) if text.lstrip().startswith("<table") else text))
 
 
 def frame_html(frame, **to_html) -> str:
-    """`frame` as an HTML table in the book's table style."""
-    return frame.to_html(classes="repro", **to_html)
+    """`frame` as an HTML table in the book's table style; a table wider than the page scrolls in its
+    own box with the first column frozen (book/_static/report.css), so the page never does."""
+    return f'<div class="table-scroll">{frame.to_html(classes="repro", **to_html)}</div>'
+
+
+def scroll_html(table_html: str) -> str:
+    """Raw HTML of a table (cells spanning rows, ...) in the same scrolling box as frame_html's."""
+    return f'<div class="table-scroll">{table_html}</div>'
 
 
 def show(frame, index=True, float_format=None, na_rep="NaN") -> None:
@@ -86,5 +93,15 @@ class Chapter:
         download link where the note says {link} (at its end otherwise)."""
         self.save_download(frame, name, index=index)
         html(frame_html(frame, index=index, float_format=float_format))
+        link = self.download_link(name)
+        self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())
+
+    def claims(self, rows, name, note="") -> None:
+        """A chapter's claim rows (claims_view.chapter_claims) as the claims table, written as
+        downloads/<name>, with the note and download link under it."""
+        from simulator.report.claims_view import claims_html
+
+        self.save_download(rows, name)
+        html(claims_html(rows))
         link = self.download_link(name)
         self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())

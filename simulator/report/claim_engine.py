@@ -226,7 +226,9 @@ class Gathered:
         tested = rule.decide(self.comparisons)
         reason = not_testable
         if not reason and self.missing:
-            reason = "missing results: " + ", ".join(dict.fromkeys(self.missing))
+            missing = list(dict.fromkeys(self.missing))
+            more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+            reason = "missing results: " + ", ".join(missing[:6]) + more
         elif not reason and self.no_drops and tested.verdict != "contradicted":
             reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of part "
                       + ", ".join(t for t in self.no_drops if t) + ", so that part cannot be tested")

@@ -3,10 +3,13 @@ claim in our words and where the paper states it (reference/claims.yaml). Chapte
 rows; deciding a claim is the scorecard's job (results/scorecard.csv, results/scorecard_notes.csv)."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pandas as pd
 import yaml
+
+from simulator.report.html_view import BADGE, NOTE_STYLE, fmt
 
 COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
@@ -30,3 +33,39 @@ def chapter_claims(scorecard, notes, claims_file, paper) -> pd.DataFrame:
     order = {cid: i for i, cid in enumerate(texts)}
     rows = rows.sort_values(["claim", "variant"], key=lambda s: s.map(order) if s.name == "claim" else s)
     return rows[[c for c in COLUMNS if c in rows.columns]].reset_index(drop=True)
+
+
+def _ours(r) -> str:
+    """Our headline number with its 95% CI, and what it is ('' when the claim has none)."""
+    if pd.isna(r.get("ours_mean")):
+        return ""
+    ci = "" if pd.isna(r.get("ci_low")) else f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]"
+    return f"{fmt(r['ours_mean'])}{ci}<br><small>{html.escape(str(r.get('metric', '')))}, {int(r['n_seeds'])} seeds</small>"
+
+
+def _verdict(r) -> str:
+    p = "" if pd.isna(r.get("p_value")) else f"<br><small>p = {r['p_value']:.2g}</small>"
+    return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}"
+
+
+def _why(r) -> str:
+    why = r.get("why")
+    why = f"{html.escape(str(why))}" if isinstance(why, str) and why else ""
+    note = html.escape(str(r.get("note", "")))
+    folded = f"<details><summary>every comparison</summary><div style='{NOTE_STYLE}'>{note}</div></details>"
+    return why + folded
+
+
+def claims_html(rows: pd.DataFrame) -> str:
+    """The chapter's claims as one table that fits the page: the claim once (spanning its settings),
+    then per setting the verdict with its p, our headline number, the reason for a verdict other than
+    reproduced and, folded, every comparison."""
+    head = "<tr><th>claim</th><th>setting</th><th>verdict</th><th>ours (95% CI)</th><th>why, and every comparison</th></tr>"
+    body = []
+    for cid, group in rows.groupby("claim", sort=False):
+        for i, (_, r) in enumerate(group.iterrows()):
+            first = (f"<td rowspan='{len(group)}'><b>{cid}</b> {html.escape(str(r['the paper says']))}</td>"
+                     if i == 0 else "")
+            body.append(f"<tr>{first}<td>{html.escape(str(r['variant']))}</td><td>{_verdict(r)}</td>"
+                        f"<td>{_ours(r)}</td><td>{_why(r)}</td></tr>")
+    return f"<table class='repro claims'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"

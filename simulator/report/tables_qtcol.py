@@ -137,7 +137,7 @@ def disagreements(tables, reference) -> str:
     if not lines:
         return ""
     return ("**Where we disagree with the paper** (details in the sections below and in the "
-            "[scorecard](scorecard.ipynb)):\n\n" + "\n".join(lines))
+            "[scorecard](scorecard.html)):\n\n" + "\n".join(lines))
 
 
 # --------------------------------------------------------------------------- time series per phase
