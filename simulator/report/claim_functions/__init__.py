@@ -30,32 +30,20 @@ class Missing(Exception):
     """Results a claim needs are absent (the claim is then not_testable, naming them)."""
 
 
-def statistic(name):
-    def register(fn):
-        STATISTICS[name] = fn
-        return fn
-    return register
+def _registrar(registry: dict):
+    """A decorator factory: @deco(name) files the function under `name` in `registry`."""
+    def deco(name):
+        def register(fn):
+            registry[name] = fn
+            return fn
+        return register
+    return deco
 
 
-def reference(name):
-    def register(fn):
-        REFERENCES[name] = fn
-        return fn
-    return register
-
-
-def context(name):
-    def register(fn):
-        CONTEXTS[name] = fn
-        return fn
-    return register
-
-
-def headline(name):
-    def register(fn):
-        HEADLINES[name] = fn
-        return fn
-    return register
+statistic = _registrar(STATISTICS)     # @statistic("name"): per-seed values from the traces
+reference = _registrar(REFERENCES)     # @reference("name"): a reference value for a table row
+context = _registrar(CONTEXTS)         # @context("name"): a sentence for the note
+headline = _registrar(HEADLINES)       # @headline("name"): the cell the results choose as headline
 
 
 def headline_of_values(values) -> pd.Series:
