@@ -20,6 +20,9 @@ One module per idea; the workflow's rules and the notebooks only call these:
     figures_<chapter>  each chapter's figures and tables: figures_mm1 (+ figures_mm1_checks),
                      figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol), figures_mininet,
                      figures_ns2, figures_testbed, figures_scorecard
+    chapter_studies  which studies each chapter reads; the others ("Your studies") get a generated page
+    study_page       that page: a study's parameters, every metric per grid point, each metric against
+                     each swept parameter (notebooks/study.ipynb)
     style            one colour and label per algorithm across the book
     book             assembles and builds the Jupyter Book
     browser_check    every page of the built book in headless Chromium: full-height screenshots,

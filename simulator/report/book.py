@@ -95,12 +95,47 @@ def prune_toc(out: Path):
         toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
+def study_page_title(nb) -> str:
+    """'<study>: <title>' of a study page, from the study file papermill ran it with."""
+    params = nb.metadata.get("papermill", {}).get("parameters", {})
+    path = Path(str(params.get("study_file", "")))
+    doc = yaml.safe_load(path.read_text()) if path.is_file() else {}
+    doc = doc if isinstance(doc, dict) else {}
+    name = doc.get("study", path.stem)
+    return f"{name}: {doc['title']}" if doc.get("title") else str(name)
+
+
+def add_study_pages(out: Path, pages) -> None:
+    """The pages of the studies no chapter reads (notebooks/study.ipynb, executed once per study) as
+    the sections of the chapter "Your studies" (book/your_studies.md), each titled with its study's
+    name and title; without such studies that chapter is removed (prune_toc drops its entry)."""
+    pages = [Path(p) for p in pages]
+    for src in pages:
+        dst = out / src.name
+        present_notebook(src, dst)
+        nb = nbformat.read(dst, as_version=4)
+        first = next(c for c in nb.cells if c.cell_type == "markdown")
+        first.source = f"# {study_page_title(nb)}"
+        nbformat.write(nb, dst)
+    toc = out / "_toc.yml"
+    if not pages or not toc.exists():
+        (out / "your_studies.md").unlink(missing_ok=True)
+        return
+    data = yaml.safe_load(toc.read_text())
+    for c in data.get("chapters", []):
+        if c.get("file") == "your_studies":
+            c["sections"] = [{"file": p.stem} for p in pages]
+    toc.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--src", default="book")
     ap.add_argument("--out", default="results/book")
     ap.add_argument("--notebooks", nargs="+", required=True)
     ap.add_argument("--downloads", nargs="*", default=[])
+    ap.add_argument("--study-pages", nargs="*", default=[],
+                    help="executed notebooks/study.ipynb, one per study no chapter reads")
     ap.add_argument("--tables", nargs="*", default=[])
     ap.add_argument("--provenance", nargs="*", default=[], help="results/tables/<study>.provenance.json files")
     ap.add_argument("--profile", default="default")
@@ -116,6 +151,7 @@ def main():
         present_notebook(Path(nb), out / Path(nb).name)
     for d in a.downloads:
         shutil.copytree(d, out / "_static" / "downloads" / Path(d).name, dirs_exist_ok=True)
+    add_study_pages(out, a.study_pages)
     prune_toc(out)
 
     commit = git("rev-parse", "HEAD")

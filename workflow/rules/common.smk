@@ -12,6 +12,7 @@ from snakemake.utils import min_version, validate
 
 import simulator
 from simulator.reference import ReferenceDataError, check_reference_dir
+from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
 from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
 from simulator.workflow_config import check_config, known_studies
@@ -121,8 +122,10 @@ def get_papers():
 
 
 def get_study_tables(paper=None):
-    """results/tables/<study>.csv for enabled studies (only those of `paper` if given)."""
-    return [f"results/tables/{n}.csv" for n, s in STUDIES.items() if paper in (None, s.paper)]
+    """results/tables/<study>.csv for enabled studies (if `paper` is given, only those its chapter reads:
+    simulator/report/chapter_studies.py; a study of the user's does not rerun the chapter)."""
+    return [f"results/tables/{n}.csv" for n, s in STUDIES.items()
+            if paper is None or (s.paper == paper and claimed(n, paper))]
 
 
 def get_provenance_files(paper=None):
@@ -131,8 +134,9 @@ def get_provenance_files(paper=None):
 
 
 def get_trace_tables(paper=None):
-    """results/traces/<study>.csv for enabled trace studies (only those of `paper` if given)."""
-    return [f"results/traces/{n}.csv" for n, s in STUDIES.items() if s.trace and paper in (None, s.paper)]
+    """results/traces/<study>.csv for enabled trace studies (if `paper` is given, only those its chapter reads)."""
+    return [f"results/traces/{n}.csv" for n, s in STUDIES.items()
+            if s.trace and (paper is None or (s.paper == paper and claimed(n, paper)))]
 
 
 def get_study_file(wildcards):

@@ -2,6 +2,8 @@
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
 from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS
+from simulator.report.chapter_studies import unclaimed
+from simulator.report.study_page import declaration_files
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
 
 # the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
@@ -21,6 +23,9 @@ CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_stud
 PLAIN_CHAPTERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
 # papers whose claims simulator/report/claims_<paper>.py evaluates into results/claims/<paper>.csv
 CLAIM_PAPERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
+# enabled studies no chapter reads (a user's own sweep; simulator/report/chapter_studies.py): a generated
+# page each, under "Your studies"
+STUDY_PAGES = unclaimed({name: s.paper for name, s in STUDIES.items()})
 
 
 rule claims:
@@ -215,10 +220,44 @@ rule notebook_scorecard:
         " --no-progress-bar > {log:q} 2>&1"
 
 
+rule notebook_study:
+    # the page of one study no chapter reads: parameters, every metric per grid point, figures
+    input:
+        notebook="notebooks/study.ipynb",
+        table="results/tables/{study}.csv",
+        study_file=get_study_file,
+        declarations=lambda w: declaration_files(STUDIES[w.study].model),
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/study_{study}.ipynb",
+        figures=directory("results/figures/study_{study}"),
+        downloads=directory("results/downloads/study_{study}"),
+    wildcard_constraints:
+        study="|".join(map(re.escape, STUDY_PAGES)) or "(?!)",
+    params:
+        y=papermill_params(
+            study_file=lambda i, o: i.study_file,
+            table_file=lambda i, o: i.table,
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: f"_static/downloads/{Path(o.downloads).name}",
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_study_{study}.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
 rule book:
     input:
         notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["scorecard"]],
-        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["scorecard"]],
+        study_pages=[f"results/notebooks/study_{s}.ipynb" for s in STUDY_PAGES],
+        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["scorecard"]]
+        + [f"results/downloads/study_{s}" for s in STUDY_PAGES],
         sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
         tables=get_study_tables(),
         provenance=get_provenance_files(),
@@ -236,7 +275,8 @@ rule book:
         "../envs/report.yaml"
     shell:
         "{params.python} -m simulator.report.book --src book --out results/book"
-        " --notebooks {input.notebooks:q} --downloads {input.downloads:q} --tables {input.tables:q}"
+        " --notebooks {input.notebooks:q} --study-pages {input.study_pages:q} --downloads {input.downloads:q}"
+        " --tables {input.tables:q}"
         " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
 
 
