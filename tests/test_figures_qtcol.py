@@ -325,10 +325,35 @@ def test_table_cells_write_integers_as_integers_and_ties_as_ties():
 def test_paper_numbers_in_the_text_come_from_the_reference_file():
     ref = reference()
     tables = table("qt_single_static", [("cubic", None)], ["goodput_mbps", "plr"], flows=[1], buffer_bdp=[5])
+    tables["mean"] = [96.4, 0.0002]
     assert "the paper's 0.027" in qt.disagreements(tables, ref)
+    assert qt.disagreements(tables.assign(mean=[96.4, 0.03]), ref) == ""  # no departure shown that is not there
     ref.loc[(ref["metric"] == "plr") & (ref["algorithm"] == "cubic"), "value"] = 0.031
     assert "the paper's 0.031" in qt.disagreements(tables, ref)
     assert qt.disagreements(tables.iloc[0:0], ref) == ""
     assert qt.paper_range(ref, "single_static", "cubic", "inflight") == "1449-2070"
     with pytest.raises(KeyError, match="multiflow"):
         qt.paper(ref, "multiflow", "cubic", "plr")
+
+
+# --------------------------------------------------------------------------- what our runs show, from the runs
+
+def test_findings_are_computed_from_the_runs_and_name_the_papers_numbers():
+    from simulator.report import qtcol_findings as fd
+    ref = reference()
+    ss = qf.runs(trace("qt_single_static", SINGLE), "qt_single_static")
+    text = fd.single_flow(ss, qf.BDP_PKTS, ref)
+    assert "paper: 1449-2070 packets and 170-250 ms" in text and "Our BBR's data in flight reach" in text
+    assert "QtCol settles at" in text and "(paper: about 400 and 48)" in text
+    only = fd.single_flow([r for r in ss if r[0] == "qtcolfair"], qf.BDP_PKTS, ref)
+    assert only.startswith("QtColFair's dips") and "CUBIC" not in only
+    rr = qf.runs(trace("qt_bandwidth_change", SINGLE), "qt_bandwidth_change")
+    assert "(paper: at most 480 ms over the run)" in fd.bandwidth_change(rr, qf.BDP_PKTS, ref)
+    assert fd.bandwidth_change([r for r in rr if r[0] == "qtcol"], qf.BDP_PKTS, ref) == ""
+    algs = [("cubic", None), ("bbr", None), ("qtcolfair", 1.2)]
+    sweep = table(qf.SWEEP, algs, ["utilization", "plr"], flows=[5], buffer_bdp=[0.05, 1, 2, 10])
+    sweep.loc[(sweep["algorithm"] == "qtcolfair") & (sweep["buffer_bdp"] == 0.05), "mean"] = 0.5
+    text = fd.buffer_sweep(sweep, ref)
+    assert "from 95% at 2 BDP to 95% at 10 BDP (paper: 94.2% to 91.4%)" in text
+    assert "lowest utilization of the three at 5 flows: 0.05 BDP" in text
+    assert fd.buffer_sweep(sweep.iloc[0:0], ref) == ""

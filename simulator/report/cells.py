@@ -34,8 +34,9 @@ def difference(ours, paper, digits=3) -> str:
     d = ours - paper
     if abs(d) <= TIE * max(abs(ours), abs(paper), 1e-300):
         return "tie"
-    rel = f" ({100 * d / paper:+.2g}%)" if paper else ""
-    return f"{'+' if d > 0 else '−'}{num(abs(d), digits)}{rel}"
+    sign = "+" if d > 0 else "−"
+    rel = f" ({sign}{num(abs(100 * d / paper), 2)}%)" if paper else ""
+    return f"{sign}{num(abs(d), digits)}{rel}"
 
 
 def show_table(ch, shown, data, name, caption) -> None:

@@ -226,10 +226,11 @@ def single_flow(ss, group, bdp, reference=None):
     axes[1].set_ylabel("smoothed RTT (ms)")
     for ax in axes:
         ax.set_xlabel("time (s)")
-    top = max(float(np.nanmax(g["inflight_0"])) for _, _, g in sel)
-    axes[0].set_ylim(0, max(2.3 * bdp, 1.1 * top))
-    toprtt = max(float(np.nanmax(rtt_series(g))) for _, _, g in sel)
-    axes[1].set_ylim(0, max(2.3 * BASE_RTT_MS, 1.1 * toprtt))
+    for ax, (kind, _), ours, base in zip(axes, KINDS, (lambda g: g["inflight_0"], rtt_series), (bdp, BASE_RTT_MS)):
+        paper = [v for a, al, _ in sel for end in ("high", "steady")
+                 if (v := paper_value(reference, "single_static", a, f"{kind}_{end}", al)) is not None]
+        top = max([float(np.nanmax(ours(g))) for _, _, g in sel] + paper)   # ours and the paper's both in view
+        ax.set_ylim(0, max(2.3 * base, 1.1 * top))
     h0, l0 = axes[0].get_legend_handles_labels()
     thin = plt.Line2D([], [], color="grey", lw=0.6, alpha=0.6)
     axes[0].legend(h0 + [thin] + band_handles("inflight"), l0 + ["thin: cwnd", "1-2 × BDP (acceptable)"],
@@ -247,12 +248,18 @@ PAPER_TEXT = {"range": "grey hatched bands: the ranges the paper's text states f
               "steady": "grey hollow markers on a dotted line: the levels the paper's text states for them"}
 
 
+def names(rr) -> str:
+    """'Cubic, BBR and QtCol α=1.2': the labels of the runs a figure draws."""
+    labels = [style.label(a, al) for a, al, *_ in rr]
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+
+
 def single_flow_caption(group, sel) -> str:
     ref = (" Grey lines: 1 × and 2 × BDP / baseRTT (solid) and α × BDP / baseRTT for α = "
            + ", ".join(f"{a:g}" for a in group.alphas) + " (line style of that α).") if group.alphas else ""
     paper = f"; {PAPER_TEXT[group.paper]}" if group.paper else ""
-    return (f"Figure: {', '.join(style.label(a, al) for a, al, _ in sel)}: one flow, 5 BDP buffer: data in flight "
-            f"(thick) and cwnd (thin), packets, and smoothed RTT, ms, over time (first seed, 0.1 s samples). "
+    return (f"Figure: one flow, 5 BDP buffer, {names(sel)}: data in flight (thick) and cwnd (thin), packets, and "
+            f"smoothed RTT, ms, over time (first seed, 0.1 s samples). "
             f"Reproduces the paper's Figures {group.fig_inflight} (in-flight) and {group.fig_rtt} (RTT); green band: "
             f"the paper's acceptable 1-2 BDP / 1-2 baseRTT{paper}.{ref} Made from `{study_file('qt_single_static')}`.")
 
@@ -327,7 +334,7 @@ def show_single_boxes(ch, ss, bdp, reference=None) -> None:
         series = [(a, al, sample(g)) for a, al, g in ss]
         paper = [paper_value(reference, "single_static", a, ref_metric, al) for a, al, _ in series]
         show(ch, boxplot(series, kind, ylabel, f"Single flow: {ylabel.split(' (')[0]} after warm-up", bdp, paper),
-             name, f"Figure: {ylabel} per algorithm ({', '.join(style.label(a, al) for a, al, _ in series)}), one flow, "
+             name, f"Figure: {ylabel} per algorithm ({names(series)}), one flow, "
              "5 BDP buffer (box: quartiles and median; whiskers: 5th and 95th percentiles; log scale); grey hollow "
              "diamonds: the paper's medians (over the rows its trace logs at every cwnd change). Reproduces the "
              f"paper's Figure {fig_no}; green band: {band}. {src}", box_data(series, paper))
@@ -396,7 +403,7 @@ def show_path_change(ch, traces, study, bdp, reference=None) -> list:
         else ""
     show(ch, path_change(rr, events, bdp, reference, scenario), name,
          f"Figure: {title}: throughput (1 s moving mean), smoothed RTT and data in flight of one flow over time, "
-         f"{', '.join(style.label(a, al) for a, al, _ in rr)} (first seed; log scales for RTT and in-flight; QtCol "
+         f"{names(rr)} (first seed; log scales for RTT and in-flight; QtCol "
          f"drawn thicker, as QtColFair often covers it){paper}. Reproduces the paper's {figs}; dotted lines: the "
          f"changes. Made from `{study_file(study)}`.",
          trace_data(rr, ["throughput_mbps_0", "srtt_ms_0", "inflight_0"]))

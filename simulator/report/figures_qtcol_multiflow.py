@@ -11,7 +11,7 @@ import pandas as pd
 from simulator.report import paper_marks as pm
 from simulator.report import style
 from simulator.report.figures_qtcol import (DEVQ, MULTI, SWEEP, bands, box_data, boxplot, flow_columns,
-                                            inflight_total, one_point_each, paper_value, pooled_rtt, show, skipped,
+                                            inflight_total, names, one_point_each, paper_value, pooled_rtt, show, skipped,
                                             study_file, trace_data, warm)
 
 FLOW_SHADES = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]  # one per flow, not per algorithm
@@ -31,10 +31,6 @@ def error_bars(g, scale=1.0) -> list:
 
 # --------------------------------------------------------------------------- five flows (Figures 18-23)
 
-def labels(rr) -> str:
-    return ", ".join(style.label(a, al) for a, al, *_ in rr)
-
-
 def show_multi_boxes(ch, mf, bdp, reference=None) -> None:
     """Figures 18-19: total in-flight data and pooled RTT of the five flows after warm-up, the paper's
     median RTT beside ours; `mf`: one grid point per (algorithm, alpha), `figures_qtcol.five_flow_runs`."""
@@ -43,14 +39,14 @@ def show_multi_boxes(ch, mf, bdp, reference=None) -> None:
     series = [(a, al, inflight_total(warm(g))) for a, al, g in mf]
     show(ch, boxplot(series, "inflight", "total data in flight (packets)",
                      "Five flows: total data in flight after warm-up", bdp), "multi_box_inflight",
-         f"Figure: total data in flight of the five flows per algorithm ({labels(mf)}; box: quartiles and median; "
+         f"Figure: total data in flight of the five flows per algorithm ({names(mf)}; box: quartiles and median; "
          "whiskers: 5th and 95th percentiles; log scale). Reproduces the paper's Figure 18 (the paper gives no number "
          f"for it); green band: 1-2 BDP. {src}", box_data(series))
     series = [(a, al, pooled_rtt(warm(g))) for a, al, g in mf]
     paper = [paper_value(reference, "multiflow", a, "median_rtt", al, flows=5) for a, al, _ in series]
     show(ch, boxplot(series, "rtt", "smoothed RTT (ms)", "Five flows: RTT after warm-up (all flows pooled)", bdp,
                      paper), "multi_box_rtt",
-         f"Figure: smoothed RTT of the five flows per algorithm ({labels(mf)}), samples of all flows pooled (box: "
+         f"Figure: smoothed RTT of the five flows per algorithm ({names(mf)}), samples of all flows pooled (box: "
          "quartiles and median; whiskers: 5th and 95th percentiles; log scale); grey hollow diamonds: the paper's "
          f"medians. Reproduces the paper's Figure 19; green band: 1-2 baseRTT. {src}", box_data(series, paper))
 
@@ -157,14 +153,14 @@ def flows_throughput(mf):
 def show_multi_time(ch, mf) -> None:
     """Figures 21 (over time) and 22-23."""
     show(ch, jain_over_time(mf), "multi_jain_time",
-         f"Figure: Jain's index over each flow's cumulative average throughput, over time, five flows ({labels(mf)}; "
+         f"Figure: Jain's index over each flow's cumulative average throughput, over time, five flows ({names(mf)}; "
          "first seed); dotted lines at 0.9 and 1/N = 0.2. The time view behind the paper's Figure 21 (the paper's "
          f"end-of-run values are in the figure above). Made from `{study_file(MULTI)}` (5 flows, 400 s).",
          trace_data(mf, ["jain"]))
     panels = [r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS]
     show(ch, flows_throughput(mf), "multi_flows_throughput",
          f"Figure: throughput of each of the five flows over time (2 s moving mean; first seed), one panel each for "
-         f"{labels(panels)}. Reproduces the paper's Figure 22 (QtColFair converging to a fair share) and Figure 23 "
+         f"{names(panels)}. Reproduces the paper's Figure 22 (QtColFair converging to a fair share) and Figure 23 "
          "(QtCol: one flow takes the link); CUBIC and BBR added. Flow colours here distinguish flows, not algorithms. "
          f"Made from `{study_file(MULTI)}` (5 flows, 400 s).", trace_data(panels, ["throughput_mbps_"]))
 
@@ -250,7 +246,7 @@ def show_buffer_sweeps(ch, tables, reference, bdp) -> None:
         paper = [v if f == 5 else None for v, f in zip(paper, d["flows"])]
         show(ch, fig, name,
              f"Figure: {ylabel} against the bottleneck buffer (0.003-10 BDP, log axis; dotted line at 1 BDP), one and "
-             f"five flows, {labels(d[['algorithm', 'alpha']].drop_duplicates().itertuples(index=False))}, mean with "
+             f"five flows, {names(d[['algorithm', 'alpha']].drop_duplicates().itertuples(index=False))}, mean with "
              "95% CI error bars (zero-width except BBR)"
              + ("; grey hollow markers, one shape per algorithm: the paper's 5-flow values (1-10 BDP)" if ref_metric
                 else "; the paper gives no number for it")
