@@ -6,8 +6,9 @@ Layout of a reference folder (config key `reference_dir`, default `reference`):
     claims.yaml                     the claims the scorecard checks
     mm1/jackson_mm1_tables.csv      Tables V-XIII of the M/M/1 paper (108 numbers)
     qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (105 rows)
+    mininet/poster_numbers.csv      every number the Mininet poster states (settings, one result)
 
-`check_reference_dir` validates all four when the workflow starts, before any job: a missing,
+`check_reference_dir` validates all five when the workflow starts, before any job: a missing,
 truncated or malformed file raises ReferenceDataError naming the file, the row (file line) and what
 was expected. Each README in the folder names the source of its numbers.
 """
@@ -23,6 +24,8 @@ import yaml
 
 MM1_TABLES = "mm1/jackson_mm1_tables.csv"
 QTCOL_RESULTS = "qtcol/qtcolfair_results.csv"
+MININET_NUMBERS = "mininet/poster_numbers.csv"
+MININET_COLUMNS = ["kind", "algorithm", "metric", "value", "unit", "where", "quote"]
 CLAIMS = "claims.yaml"
 PAPERS = "papers.yaml"
 
@@ -169,6 +172,19 @@ def check_qtcol_results(path) -> list[dict]:
     return [r for _, r in rows]
 
 
+def check_mininet_numbers(path) -> list[dict]:
+    """Rows of the Mininet poster's numbers: a known kind, a finite value, a unit and where it is stated."""
+    path = Path(path)
+    rows = _read_csv(path, MININET_COLUMNS)
+    for lineno, r in rows:
+        _expect(path, lineno, "kind", r["kind"], ["setting", "result"])
+        _number(path, lineno, "value", r["value"])
+        for column in ("metric", "unit", "where"):
+            if not r[column].strip():
+                raise ReferenceDataError(f"{path}: line {lineno}: column {column} is empty")
+    return [r for _, r in rows]
+
+
 def check_papers(path) -> dict:
     """{paper id: {reference, ...}}."""
     path = Path(path)
@@ -282,6 +298,7 @@ def check_reference_dir(reference_dir, studies) -> dict:
         "claims": claims,
         "mm1_tables": check_mm1_tables(root / MM1_TABLES),
         "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
+        "mininet_numbers": check_mininet_numbers(root / MININET_NUMBERS),
     }
 
 

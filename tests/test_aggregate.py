@@ -75,6 +75,40 @@ def test_single_run_has_no_interval():
     assert s["n"] == 1 and s["mean"] == 3.0 and math.isnan(s["sd"]) and math.isnan(s["ci_low"])
 
 
+JAIN_NEAR_ONE = [0.9958, 0.9993, 0.9862, 1.0, 0.9979]  # like BBR's 2-flow runs: the t-interval passes 1
+
+
+def test_jain_interval_stays_below_one():
+    x = np.array(JAIN_NEAR_ONE)
+    t_hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))[1]
+    assert t_hi > 1  # the plain t-interval would leave the index's range
+    s = aggregate.summarize(JAIN_NEAR_ONE, aggregate.BOUNDED["jain"])
+    assert s["ci_low"] < s["mean"] < s["ci_high"] <= 1.0
+    assert s["mean"] == pytest.approx(x.mean()) and s["sd"] == pytest.approx(x.std(ddof=1))
+
+
+def test_bounded_interval_near_the_middle_is_close_to_the_t_interval():
+    x = [0.45, 0.52, 0.48, 0.55, 0.50]
+    lo, hi = stats.t.interval(0.95, 4, loc=np.mean(x), scale=stats.sem(x))
+    s = aggregate.summarize(x, (0.0, 1.0))
+    assert (s["ci_low"], s["ci_high"]) == (pytest.approx(lo, abs=2e-3), pytest.approx(hi, abs=2e-3))
+
+
+def test_bounded_interval_of_values_on_a_bound_has_zero_width():
+    assert aggregate.bounded_ci(0.0, 0.0, (0.0, 1.0)) == (0.0, 0.0)
+    assert aggregate.bounded_ci(1.0, 0.01, (0.0, 1.0)) == (1.0, 1.0)
+    s = aggregate.summarize([0.0, 0.0, 0.002], (0.0, 1.0))  # a PLR: the lower end stays above 0
+    assert 0.0 < s["ci_low"] < s["mean"] < s["ci_high"] < 1.0
+
+
+def test_only_bounded_metrics_get_the_bounded_interval():
+    recs = [{"study": "s", "paper": "qtcol", "point_path": "p", "params": {"model": "dumbbell"}, "seed": i,
+             "metrics": {"jain": j, "goodput_mbps": j}} for i, j in enumerate(JAIN_NEAR_ONE, start=1)]
+    df = aggregate.table(recs).set_index("metric")
+    assert df.loc["jain", "ci_high"] <= 1.0 < df.loc["goodput_mbps", "ci_high"]
+    assert set(aggregate.BOUNDED) == {"jain", "plr", "loss_drop_ratio"}
+
+
 def test_duplicate_seed_is_an_error(jsonl_files):
     recs = aggregate.read_records(jsonl_files)
     with pytest.raises(ValueError, match="twice"):

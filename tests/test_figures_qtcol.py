@@ -11,6 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from simulator.report import cells  # noqa: E402
 from simulator.report import figures_qtcol as qf  # noqa: E402
 from simulator.report import figures_qtcol_multiflow as qm  # noqa: E402
 from simulator.report import scorecard_qtcol as sq  # noqa: E402
@@ -30,7 +31,7 @@ def close_figures():
 
 class FakeChapter:
     def __init__(self):
-        self.figures, self.captions, self.texts = [], [], []
+        self.figures, self.captions, self.texts, self.downloads = [], [], [], {}
 
     def figure(self, fig, name):
         self.figures.append(name)
@@ -40,6 +41,12 @@ class FakeChapter:
 
     def markdown(self, text):
         self.texts.append(text)
+
+    def save_download(self, frame, name, index=False):
+        self.downloads[name] = frame
+
+    def download_link(self, name, label="Download as CSV"):
+        return f"[{label}]({name})"
 
 
 def reference():
@@ -125,14 +132,21 @@ def test_bdp_comes_from_the_tables_when_they_report_it():
     assert qf.bdp_pkts(pd.DataFrame([dict(metric="bdp_pkts", mean=300.0)])) == 300.0
 
 
-def test_phase_tables_have_one_row_per_run():
+def test_phase_tables_have_one_row_per_run_and_the_papers_ranges_beside_ours():
     rr = qf.runs(trace("qt_delay_change", SINGLE), "qt_delay_change")
     d = qt.delay_phases(rr)
-    assert len(d) == len(SINGLE) and d.columns[0] == "algorithm" and d["in-flight 15-25 s"].iloc[0] == "421"
-    b = qt.bandwidth_phases(rr)
-    assert list(b.columns[1:]) == ["RTT 10-25 s: p05-p95 (ms)", "RTT 25-50 s: p05-p95 (ms)", "RTT 50-100 s: p05-p95 (ms)"]
-    s = qt.single_ranges(rr)
-    assert s["median in-flight"].iloc[0] == "456" and len(s) == len(SINGLE)  # after the 10 s warm-up
+    assert len(d) == len(SINGLE) and d.columns[0] == "algorithm" and d["inflight_15_25s"].iloc[0] == pytest.approx(420.75)
+    assert qt.delay_phases_shown(d)["in flight 15–25 s, 20 ms (packets)"].iloc[0] == "421"
+    b = qt.bandwidth_phases(rr, reference())
+    shown = qt.bandwidth_phases_shown(b)
+    assert list(shown.columns[1:]) == ["RTT 10–25 s, 100 Mbit/s: p05–p95 (ms)", "RTT 25–50 s, 25 Mbit/s: p05–p95 (ms)",
+                                       "RTT 50–100 s, 500 Mbit/s: p05–p95 (ms)", "paper: RTT over the run (ms)"]
+    assert list(shown["paper: RTT over the run (ms)"]) == ["40–480", "45–58", "50", "–", "50"]  # QtCol α=1.5: none
+    s = qt.single_ranges(rr, reference())
+    assert s["inflight_median"].iloc[0] == pytest.approx(456, abs=1) and len(s) == len(SINGLE)  # after the 10 s warm-up
+    shown = qt.single_ranges_shown(s)
+    assert list(shown["paper: in flight (packets)"]) == ["1449–2070", "345–690", "400", "500", "–"]
+    assert list(shown["paper: RTT (ms)"]) == ["170–250", "40–80", "48", "60", "–"]
 
 
 # --------------------------------------------------------------------------- five flows and buffer sizes
@@ -143,8 +157,9 @@ def test_multiflow_bars_put_the_papers_value_beside_ours():
     ax = fig.axes[0]
     assert len(ax.patches) == len(MULTI)
     diamonds = [ln for ln in ax.get_lines() if ln.get_label() == "paper"]
-    assert len(diamonds) == len(MULTI)  # the paper has every one of them
+    assert len(diamonds) == 1 and len(diamonds[0].get_xdata()) == len(MULTI)  # the paper has every one of them
     assert diamonds[0].get_ydata()[0] == qt.paper(reference(), "multiflow", "cubic", "goodput")
+    assert diamonds[0].get_markerfacecolor() == "none"
     assert qm.multiflow_bars(tables, reference(), "jain", "J", "jain", (0, 1)) is None
 
 
@@ -164,7 +179,9 @@ def test_buffer_sweep_has_a_panel_per_flow_count_and_the_paper_only_at_five_flow
     one, five = fig.axes
     assert one.get_title() == "1 flow" and five.get_title() == "5 flows"
     assert not any(lab.startswith("paper") for lab in line_labels(one))
-    assert {"paper Cubic", "paper QtColFair α=1.2"} <= set(line_labels(five))
+    assert {"paper: Cubic", "paper: QtColFair α=1.2"} <= set(line_labels(five))
+    paper = [ln for ln in five.get_lines() if ln.get_label() == "paper: Cubic"][0]
+    assert paper.get_markerfacecolor() == "none" and paper.get_color() == qm.pm.GREY  # grey hollow markers
     assert qm.buffer_sweep(tables, reference(), qm.SWEEPS[1], qf.BDP_PKTS) is None
 
 
@@ -176,15 +193,31 @@ def test_device_queue_draws_qtcolfair_at_alpha_1_2_only():
     labels = [c.get_label() for c in fig.axes[0].containers]
     assert len(labels) == 4 and not any("1.5" in lab for lab in labels)
     assert qm.device_queue(tables[tables["study"] == qf.SWEEP]) is None
-    assert qt.device_queue_utilization(tables) == "At 0.003 BDP with the device queue, utilization is Cubic 95.0%, QtColFair 95.0%."
+    assert qt.device_queue_utilization(tables[tables["alpha"].fillna(0) != 1.5]) == (
+        "At 0.003 BDP with the device queue, utilization is Cubic 95.0%, QtColFair α=1.2 95.0%.")
+    with_paper = qm.device_queue(tables, reference())
+    assert [ln.get_label() for ln in with_paper.axes[0].get_lines() if ln.get_label().startswith("paper")] == [
+        "paper: Cubic, 1 BDP", "paper: QtColFair α=1.2, 1 BDP"]
 
 
-def test_tables_of_means_pivot_algorithms_and_buffers():
-    m = qt.multiflow_means(table("qt_multiflow", MULTI, ["goodput_mbps", "jain", "median_rtt_ms"], flows=[2, 5]))
-    assert len(m) == 2 * len(MULTI) and list(m.columns) == ["algorithm", "flows", "goodput (Mbit/s)", "Jain",
-                                                            "median RTT (ms)"]
-    w = qt.buffer_sweep_5flows(table(qf.SWEEP, MULTI[:2], ["utilization", "plr"], flows=[1, 5], buffer_bdp=[1, 2]))
-    assert list(w.index) == [1, 2] and list(w.columns) == ["BBR plr", "BBR utilization", "Cubic plr", "Cubic utilization"]
+def test_tables_of_means_keep_every_grid_point_apart_with_the_paper_beside_ours():
+    t = table("qt_multiflow", MULTI, ["goodput_mbps", "jain", "median_rtt_ms"], flows=[2, 5], duration=[400])
+    m = qt.multiflow_means(t, reference())
+    assert len(m) == 2 * len(MULTI) and list(m["flows"]) == [2] * len(MULTI) + [5] * len(MULTI)
+    five = m[m["flows"] == 5].set_index("algorithm")
+    assert five.loc["cubic", "paper_goodput_mbps"] == qt.paper(reference(), "multiflow", "cubic", "goodput")
+    assert m[m["flows"] == 2]["paper_jain"].isna().all()  # the paper ran five flows only
+    shown = qt.multiflow_means_shown(m)
+    assert list(shown.columns) == ["algorithm", "flows", "run (s)", "goodput (Mbit/s): mean [95% CI]",
+                                   "paper: goodput (Mbit/s)", "Jain's index: mean [95% CI]", "paper: Jain's index",
+                                   "median RTT (ms): mean [95% CI]", "paper: median RTT (ms)"]
+    algs = [("cubic", None), ("qtcolfair", 1.2), ("qtcolfair", 1.5)]  # two alphas: two rows, never averaged
+    t = table(qf.SWEEP, algs, ["utilization", "plr", "mean_rtt_ms"], flows=[1, 5], buffer_bdp=[1, 2])
+    t.loc[t["alpha"] == 1.5, "mean"] = 0.5
+    w = qt.buffer_sweep_5flows(t, reference())
+    assert len(w) == 2 * len(algs) and list(w["utilization_pct"]) == pytest.approx([95, 95, 50] * 2)
+    assert w["paper_utilization"].iloc[0] == qt.paper(reference(), "buffer_sweep", "cubic", "goodput", buffer_bdp=1)
+    assert list(qt.buffer_sweep_5flows_shown(w)["algorithm"][:3]) == ["Cubic", "QtColFair α=1.2", "QtColFair α=1.5"]
 
 
 # --------------------------------------------------------------------------- one grid point per line
@@ -271,26 +304,56 @@ def test_published_vs_ours_has_the_scorecards_numbers_and_verdicts():
     tables["mean"] = [94.0, 0.05]
     compare = qt.published_vs_ours(tables, ref)
     assert len(compare) == len(sq.compared(ref)) == 87  # the text-stated ranges are not compared
-    ran = compare[compare["meets_target"].notna()].set_index("metric")
-    assert ran.loc["goodput_mbps", "meets_target"] and not ran.loc["plr", "meets_target"]
+    ran = compare[compare["within_tolerance"].notna()].set_index("metric")
+    assert ran.loc["goodput_mbps", "within_tolerance"] and not ran.loc["plr", "within_tolerance"]
     assert ran.loc["goodput_mbps", "difference"] == pytest.approx(94.0 - 93.82)
     first, per_metric = qt.published_summary(compare, "LINK")
-    assert first.startswith("**1 of 2 published numbers") and "(85 not run). LINK." in first
-    assert per_metric == "Per metric: goodput_mbps: 1/1; plr: 0/1."
+    assert first.startswith("**1 of 2 published numbers that we ran lie within the tolerance") and "(85 not run)" in first
+    assert per_metric == "Per metric: goodput 1 of 1; PLR 0 of 1."
     html = qt.published_html(compare)
-    assert html.count("<table") == 3 and "✓ yes" in html and "✗ no" in html
+    assert html.count("<table") == 1 and "✓ yes" in html and "✗ no" in html  # the scenarios we did not run: one line
+    assert "numbers are not compared: the study did not run" in html and "85" not in html.split("<table")[0][:0]
+
+
+def test_table_cells_write_integers_as_integers_and_ties_as_ties():
+    assert [cells.num(v) for v in (5.0, 96.40896943999999, 0.000241, 12345.0, float("nan"), 2.418e-05)] == [
+        "5", "96.41", "0.000241", "12 345", "–", "2.418e-05"]
+    assert cells.difference(96.40896944, 96.40896943999999) == "tie"
+    assert cells.difference(96.4, 93.1) == "+3.3 (+3.5%)" and cells.difference(0.2212, 0.22) == "+0.0012 (+0.55%)"
 
 
 def test_paper_numbers_in_the_text_come_from_the_reference_file():
     ref = reference()
     tables = table("qt_single_static", [("cubic", None)], ["goodput_mbps", "plr"], flows=[1], buffer_bdp=[5])
+    tables["mean"] = [96.4, 0.0002]
     assert "the paper's 0.027" in qt.disagreements(tables, ref)
+    assert qt.disagreements(tables.assign(mean=[96.4, 0.03]), ref) == ""  # no departure shown that is not there
     ref.loc[(ref["metric"] == "plr") & (ref["algorithm"] == "cubic"), "value"] = 0.031
     assert "the paper's 0.031" in qt.disagreements(tables, ref)
     assert qt.disagreements(tables.iloc[0:0], ref) == ""
-    caption = qt.single_ranges_caption(ref)
-    assert "CUBIC 1449-2070 packets and 170-250 ms; BBR 345-690 packets and 40-80 ms" in caption
-    assert "QtCol 400 / 500 packets and 48 / 60 ms" in caption
-    assert "CUBIC 40-480 ms, BBR 45-58 ms, QtCol/QtColFair near 50 ms" in qt.bandwidth_phases_caption(ref)
+    assert qt.paper_range(ref, "single_static", "cubic", "inflight") == "1449-2070"
     with pytest.raises(KeyError, match="multiflow"):
         qt.paper(ref, "multiflow", "cubic", "plr")
+
+
+# --------------------------------------------------------------------------- what our runs show, from the runs
+
+def test_findings_are_computed_from_the_runs_and_name_the_papers_numbers():
+    from simulator.report import qtcol_findings as fd
+    ref = reference()
+    ss = qf.runs(trace("qt_single_static", SINGLE), "qt_single_static")
+    text = fd.single_flow(ss, qf.BDP_PKTS, ref)
+    assert "paper: 1449-2070 packets and 170-250 ms" in text and "Our BBR's data in flight reach" in text
+    assert "QtCol settles at" in text and "(paper: about 400 and 48)" in text
+    only = fd.single_flow([r for r in ss if r[0] == "qtcolfair"], qf.BDP_PKTS, ref)
+    assert only.startswith("QtColFair's dips") and "CUBIC" not in only
+    rr = qf.runs(trace("qt_bandwidth_change", SINGLE), "qt_bandwidth_change")
+    assert "(paper: at most 480 ms over the run)" in fd.bandwidth_change(rr, qf.BDP_PKTS, ref)
+    assert fd.bandwidth_change([r for r in rr if r[0] == "qtcol"], qf.BDP_PKTS, ref) == ""
+    algs = [("cubic", None), ("bbr", None), ("qtcolfair", 1.2)]
+    sweep = table(qf.SWEEP, algs, ["utilization", "plr"], flows=[5], buffer_bdp=[0.05, 1, 2, 10])
+    sweep.loc[(sweep["algorithm"] == "qtcolfair") & (sweep["buffer_bdp"] == 0.05), "mean"] = 0.5
+    text = fd.buffer_sweep(sweep, ref)
+    assert "from 95% at 2 BDP to 95% at 10 BDP (paper: 94.2% to 91.4%)" in text
+    assert "lowest utilization of the three at 5 flows: 0.05 BDP" in text
+    assert fd.buffer_sweep(sweep.iloc[0:0], ref) == ""

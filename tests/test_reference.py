@@ -37,6 +37,7 @@ def edit_line(path: Path, lineno: int, fn) -> None:
 def test_tracked_reference_data_is_complete_and_valid():
     got = ref.check_reference_dir(REFERENCE, STUDIES)
     assert len(got["mm1_tables"]) == 108 and len(got["qtcol_results"]) == 105
+    assert [(r["algorithm"], r["value"]) for r in got["mininet_numbers"] if r["kind"] == "result"] == [("cubic", "10.5")]
     assert set(got["papers"]) == {"mm1", "qtcol", "mininet", "ns2", "testbed"}
     ids = [c["id"] for c in got["claims"]]
     assert len(ids) == 32 == len(set(ids))
@@ -44,11 +45,11 @@ def test_tracked_reference_data_is_complete_and_valid():
 
 
 def test_every_reference_file_has_a_readme_naming_its_source():
-    for folder, source in (("mm1", "Table"), ("qtcol", "result files")):
+    for folder, source in (("mm1", "Table"), ("qtcol", "result files"), ("mininet", "Throughput paragraph")):
         readme = (REFERENCE / folder / "README.md").read_text()
         assert source in readme and "papers.yaml" in readme
     index = (REFERENCE / "README.md").read_text()
-    for name in (ref.PAPERS, ref.CLAIMS, ref.MM1_TABLES, ref.QTCOL_RESULTS):
+    for name in (ref.PAPERS, ref.CLAIMS, ref.MM1_TABLES, ref.QTCOL_RESULTS, ref.MININET_NUMBERS):
         assert name in index
 
 
@@ -71,6 +72,7 @@ def test_product_never_reads_outside_the_repository():
 
 MM1 = ref.MM1_TABLES
 QT = ref.QTCOL_RESULTS
+MN = ref.MININET_NUMBERS
 
 
 @pytest.mark.parametrize("name, break_it, expected", [
@@ -101,6 +103,11 @@ QT = ref.QTCOL_RESULTS
      [QT, "line 2", "metric 'goodputt'", "allowed values: goodput"]),
     ("qt_wrong_unit", lambda d: edit_line(d / QT, 2, lambda l: l.replace("Mbps", "Gbps")),
      [QT, "line 2", "unit 'Gbps'", "allowed values: Mbps"]),
+    ("mn_deleted", lambda d: (d / MN).unlink(), [MN, "not found"]),
+    ("mn_non_numeric", lambda d: edit_line(d / MN, 5, lambda l: l.replace("10.5", "ten")),
+     [MN, "line 5", "value 'ten' is not a number"]),
+    ("mn_unknown_kind", lambda d: edit_line(d / MN, 5, lambda l: l.replace("result,", "finding,")),
+     [MN, "line 5", "kind 'finding'", "allowed values: setting, result"]),
 ])
 def test_malformed_table_is_rejected_naming_file_and_line(refdir, name, break_it, expected):
     break_it(refdir)

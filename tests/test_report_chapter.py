@@ -38,10 +38,13 @@ def test_chapter_claims_keeps_the_papers_claims_in_file_order(tmp_path):
     assert list(rows.columns) == claims_view.COLUMNS
 
 
+MN_ALGS = ["bbr", "reno", "vegas", "cubic"]
+
+
 def mininet_tables():
     rows = []
     for change in figures_mininet.CHANGES:
-        for alg in figures_mininet.ALGS:
+        for alg in MN_ALGS:
             for metric in figures_mininet.SUMMARY_METRICS:
                 rows.append({"study": figures_mininet.STUDY, "change": change, "algorithm": alg, "metric": metric,
                              "mean": 2.0, "ci_low": 1.0, "ci_high": 3.0, "n": 10})
@@ -50,19 +53,24 @@ def mininet_tables():
 
 def test_mininet_summary_has_one_row_per_point_and_a_column_per_metric():
     wide = figures_mininet.summary(mininet_tables())
-    assert len(wide) == len(figures_mininet.CHANGES) * len(figures_mininet.ALGS)
-    assert list(wide.columns) == list(figures_mininet.SUMMARY_METRICS.values())
-    assert set(wide.iloc[0]) == {"2 [1, 3]"}
+    assert len(wide) == len(figures_mininet.CHANGES) * len(MN_ALGS)
+    shown = figures_mininet.summary_shown(wide)
+    assert list(shown.columns[:2]) == ["path", "algorithm"]
+    assert [c.split(":")[0] for c in shown.columns[2:] if not c.startswith("paper")] == list(
+        figures_mininet.SUMMARY_METRICS.values())
+    assert shown.iloc[0, 2] == "2 <small>[1, 3]</small>"
+    assert list(shown["algorithm"][:4]) == ["Reno", "Cubic", "BBR", "Vegas"]  # the book's order, static first
     assert figures_mininet.n_seeds(mininet_tables()) == 10
 
 
 @pytest.mark.parametrize("missing", [None, "vegas"])
 def test_mininet_figure_draws_each_traced_algorithm_once_per_panel(missing):
-    rows = [{"algorithm": a, "change": c, "seed": s, "t": t, "throughput_mbps_0": 5.0, "cwnd_0": 10.0}
-            for a in figures_mininet.ALGS if a != missing for c in figures_mininet.CHANGES
+    rows = [{"study": figures_mininet.STUDY, "point": f"algorithm~{a}/change~{c}", "algorithm": a, "change": c,
+             "seed": s, "t": t, "throughput_mbps_0": 5.0, "cwnd_0": 10.0}
+            for a in MN_ALGS if a != missing for c in figures_mininet.CHANGES
             for s in (1, 2) for t in (0.1, 0.2)]
     fig = figures_mininet.throughput_cwnd(pd.DataFrame(rows))
-    expected = [figures_mininet.style.label(a) for a in figures_mininet.ALGS if a != missing]
+    expected = [figures_mininet.style.label(a) for a in figures_mininet.style.order(MN_ALGS) if a != missing]
     for ax in fig.axes:
         labels = [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("link")]
         assert labels == expected

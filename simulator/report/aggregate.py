@@ -3,7 +3,9 @@
 Table (results/tables/<study>.csv): one row per grid point and metric, columns
     study, paper, point, <params: model, variant, algorithm, lambda, mu, K, theta, N, ...>,
     metric, mean, sd, n, ci_low, ci_high, run_p025, run_p975, run_min, run_max
-mean/sd (ddof=1) over seeds; 95% CI = mean -/+ t(0.975, n-1) * sd / sqrt(n);
+mean/sd (ddof=1) over seeds; 95% CI = mean -/+ t(0.975, n-1) * sd / sqrt(n), except for the metrics
+of BOUNDED (ratios that cannot leave [0, 1], e.g. Jain's index), whose interval is the same t-interval
+taken on the logit scale of the mean (delta method) and mapped back, so it never leaves the bounds;
 run_p025/run_p975 = 2.5/97.5 percentiles of the per-seed values (numpy, linear).
 Non-finite per-seed values (e.g. the delay of a run that served nothing) are left out of n.
 theta null (no deadline) is written as inf.
@@ -35,6 +37,8 @@ from simulator.report.io import write_atomic
 
 STAT_COLUMNS = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", "run_min", "run_max"]
 NOT_PARAMS = {"trace"}  # recording switches, not model parameters
+# metric -> (lower, upper) bound of every value it can take: its CI stays inside (bounded_ci)
+BOUNDED = {"jain": (0.0, 1.0), "plr": (0.0, 1.0), "loss_drop_ratio": (0.0, 1.0)}
 
 
 RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
@@ -103,8 +107,23 @@ def param_columns(rec) -> dict:
     return {k: (math.inf if v is None else v) for k, v in rec["params"].items() if k not in NOT_PARAMS}
 
 
-def summarize(values) -> dict:
-    """Statistics of one metric over seeds (non-finite values dropped)."""
+def bounded_ci(mean, half, bounds) -> tuple[float, float]:
+    """mean -/+ `half` (the t-interval's half-width) on the logit scale of `mean` within `bounds`,
+    mapped back: logit(p) -/+ half / (p (1 - p)) with p the mean rescaled to (0, 1). Close to the
+    t-interval away from the bounds, never outside them; a mean on a bound (every seed there) or a
+    zero half-width gives the zero-width interval."""
+    lo, hi = bounds
+    p = (mean - lo) / (hi - lo)
+    if half == 0 or p <= 0 or p >= 1:
+        return mean, mean
+    z, dz = math.log(p / (1 - p)), half / (hi - lo) / (p * (1 - p))
+    back = lambda x: lo + (hi - lo) / (1 + math.exp(-x))  # noqa: E731
+    return back(z - dz), back(z + dz)
+
+
+def summarize(values, bounds=None) -> dict:
+    """Statistics of one metric over seeds (non-finite values dropped); `bounds` (lower, upper): the
+    values' range, which the CI then keeps to (bounded_ci)."""
     x = np.asarray([v for v in values if v is not None], dtype=float)
     x = x[np.isfinite(x)]
     n = int(x.size)
@@ -114,7 +133,7 @@ def summarize(values) -> dict:
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if n > 1:
         half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-        ci_low, ci_high = mean - half, mean + half
+        ci_low, ci_high = bounded_ci(mean, half, bounds) if bounds else (mean - half, mean + half)
     else:
         ci_low = ci_high = math.nan
     p025, p975 = np.percentile(x, [2.5, 97.5])
@@ -142,7 +161,7 @@ def table(records) -> pd.DataFrame:
             vals = [r["metrics"].get(m) for r in recs]
             if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in vals):
                 continue  # non-numeric metric: not summarized
-            rows.append({**head, "metric": m, **summarize(vals)})
+            rows.append({**head, "metric": m, **summarize(vals, BOUNDED.get(m))})
     df = pd.DataFrame(rows)
     if df.empty:
         return df

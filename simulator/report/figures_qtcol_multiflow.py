@@ -1,15 +1,18 @@
 """Figures of the QtColFair chapter with several flows: five flows sharing the bottleneck (the paper's
-Figures 18-23), the buffer sweep (Figures 24-28) and its device-queue sensitivity check. Diamonds
-are the paper's numbers, from reference/qtcol/qtcolfair_results.csv."""
+Figures 18-23), the buffer sweep (Figures 24-28) and its device-queue sensitivity check. The paper's
+numbers (reference/qtcol/qtcolfair_results.csv) are grey hollow markers (simulator/report/paper_marks.py);
+each figure's data are written beside it as CSV."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from simulator.report import paper_marks as pm
 from simulator.report import style
-from simulator.report.figures_qtcol import (DEVQ, MULTI, SWEEP, bands, boxplot, flow_columns, inflight_total,
-                                            one_point_each, pooled_rtt, show, skipped, study_file, warm)
+from simulator.report.figures_qtcol import (DEVQ, MULTI, SWEEP, bands, box_data, boxplot, flow_columns,
+                                            inflight_total, names, one_point_each, paper_value, pooled_rtt, show, skipped,
+                                            study_file, trace_data, warm)
 
 FLOW_SHADES = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]  # one per flow, not per algorithm
 THROUGHPUT_PANELS = {("qtcolfair", 1.2), ("qtcol", 1.2), ("qtcol", 1.5), ("cubic", None), ("bbr", None)}
@@ -28,46 +31,60 @@ def error_bars(g, scale=1.0) -> list:
 
 # --------------------------------------------------------------------------- five flows (Figures 18-23)
 
-def show_multi_boxes(ch, mf, bdp) -> None:
-    """Figures 18-19: total in-flight data and pooled RTT of the five flows after warm-up; `mf`: one grid
-    point per (algorithm, alpha), `figures_qtcol.five_flow_runs`."""
+def show_multi_boxes(ch, mf, bdp, reference=None) -> None:
+    """Figures 18-19: total in-flight data and pooled RTT of the five flows after warm-up, the paper's
+    median RTT beside ours; `mf`: one grid point per (algorithm, alpha), `figures_qtcol.five_flow_runs`."""
     one_point_each(mf, "five-flow boxes")
-    src = f"Made from `{study_file(MULTI)}` (5 flows, 400 s, first seed, t ≥ 10 s)."
-    show(ch, boxplot([(a, al, inflight_total(warm(g))) for a, al, g in mf], "inflight",
-                     "total data in flight (packets)", "Five flows: total data in flight after warm-up", bdp),
-         "multi_box_inflight",
-         "Figure: total data in flight of the five flows per algorithm (box: quartiles and median; whiskers: 5th and "
-         "95th percentiles; log scale). Reproduces the paper's Figure 18 (which also shows QtColFair's α sweep); green "
-         f"band: 1-2 BDP. {src}")
-    show(ch, boxplot([(a, al, pooled_rtt(warm(g))) for a, al, g in mf], "rtt", "smoothed RTT (ms)",
-                     "Five flows: RTT after warm-up (all flows pooled)", bdp), "multi_box_rtt",
-         "Figure: smoothed RTT of the five flows per algorithm, samples of all flows pooled (box: quartiles and median; "
-         "whiskers: 5th and 95th percentiles; log scale). Reproduces the paper's Figure 19; green band: 1-2 baseRTT. "
-         f"{src}")
+    src = f"Made from `{study_file(MULTI)}` (5 flows, 400 s, first seed, after the 10 s warm-up)."
+    series = [(a, al, inflight_total(warm(g))) for a, al, g in mf]
+    show(ch, boxplot(series, "inflight", "total data in flight (packets)",
+                     "Five flows: total data in flight after warm-up", bdp), "multi_box_inflight",
+         f"Figure: total data in flight of the five flows per algorithm ({names(mf)}; box: quartiles and median; "
+         "whiskers: 5th and 95th percentiles; log scale). Reproduces the paper's Figure 18 (the paper gives no number "
+         f"for it); green band: 1-2 BDP. {src}", box_data(series))
+    series = [(a, al, pooled_rtt(warm(g))) for a, al, g in mf]
+    paper = [paper_value(reference, "multiflow", a, "median_rtt", al, flows=5) for a, al, _ in series]
+    show(ch, boxplot(series, "rtt", "smoothed RTT (ms)", "Five flows: RTT after warm-up (all flows pooled)", bdp,
+                     paper), "multi_box_rtt",
+         f"Figure: smoothed RTT of the five flows per algorithm ({names(mf)}), samples of all flows pooled (box: "
+         "quartiles and median; whiskers: 5th and 95th percentiles; log scale); grey hollow diamonds: the paper's "
+         f"medians. Reproduces the paper's Figure 19; green band: 1-2 baseRTT. {src}", box_data(series, paper))
 
 
-def paper_point(reference, scenario, metric, algorithm, alpha):
-    """The paper's value for (algorithm, alpha), or None."""
-    alpha = -1 if pd.isna(alpha) else alpha
-    p = reference[(reference["scenario"] == scenario) & (reference["metric"] == metric)
-                  & (reference["algorithm"] == algorithm) & np.isclose(reference["alpha"].fillna(-1), alpha)]
-    return p["value"].iloc[0] if len(p) else None
+def paper_column(reference, scenario, d, ref_metric, **params) -> list:
+    """The paper's value for each table row of `d` (None where it gives none)."""
+    return [None if ref_metric is None else
+            paper_value(reference, scenario, r.algorithm, ref_metric, r.alpha,
+                        **{k: getattr(r, k) if v is None else v for k, v in params.items()})
+            for r in d.itertuples()]
+
+
+def figure_data(d, paper, keys=()) -> pd.DataFrame:
+    """The table rows a figure draws (our mean and 95% CI) with the paper's value beside them."""
+    cols = ["algorithm", "alpha", *keys, "metric", "mean", "ci_low", "ci_high", "n"]
+    return d[cols].assign(paper=paper).reset_index(drop=True)
+
+
+def five_flow_rows(tables, metric):
+    d = tables[(tables["study"] == MULTI) & (tables["metric"] == metric) & (tables["flows"] == 5)]
+    return ranked(d) if len(d) else d
 
 
 def multiflow_bars(tables, reference, metric, ylabel, ref_metric, ylim):
-    """Our mean with 95% CI per algorithm (bars) and the paper's value (diamonds), five flows; None if not run."""
-    d = tables[(tables["study"] == MULTI) & (tables["metric"] == metric) & (tables["flows"] == 5)]
+    """Our mean with 95% CI per algorithm (bars) and the paper's value (grey hollow diamonds), five flows;
+    None if not run."""
+    d = five_flow_rows(tables, metric)
     if d.empty:
         return None
-    d = ranked(d)
-    fig, ax = plt.subplots(figsize=(11, 3.6))
+    paper = paper_column(reference, "multiflow", d, ref_metric, flows=5)
+    fig, ax = plt.subplots(figsize=(11, 3.8))
     for i, r in enumerate(d.itertuples()):
         ax.bar(i, r.mean, color=style.PALETTE[r.algorithm], alpha=0.8, label=style.LABELS[r.algorithm])
         ax.errorbar(i, r.mean, yerr=[[max(r.mean - r.ci_low, 0)], [max(r.ci_high - r.mean, 0)]],
                     color="black", capsize=3, lw=1)
-        p = paper_point(reference, "multiflow", ref_metric, r.algorithm, r.alpha)
-        if p is not None:
-            ax.plot(i, p, marker="D", color="black", mfc="white", ms=6, label="paper", ls="none")
+    xs = [i for i, v in enumerate(paper) if v is not None]
+    if xs:
+        pm.points(ax, xs, [paper[i] for i in xs])
     ax.set_xticks(np.arange(len(d)), [style.label(r.algorithm, r.alpha) for r in d.itertuples()], rotation=20,
                   ha="right")
     ax.set_ylabel(ylabel)
@@ -75,7 +92,7 @@ def multiflow_bars(tables, reference, metric, ylabel, ref_metric, ylim):
     ax.set_ylim(*ylim)
     h, l = ax.get_legend_handles_labels()
     uniq = dict(zip(l, h))
-    ax.legend(uniq.values(), uniq.keys(), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(uniq.values(), uniq.keys(), fontsize=9, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
@@ -85,18 +102,19 @@ def show_multi_bars(ch, tables, reference) -> None:
     for metric, ylabel, ref_metric, name, ylim, caption in (
             ("goodput_mbps", "goodput (Mbit/s) = utilization (%)", "goodput", "multi_goodput", (90, 97.5),
              "Figure: goodput of the five flows together, computed as the authors do (Mbit/s on a 100 Mbit/s link, so "
-             "also utilization in %), mean with 95% CI (zero-width except BBR); diamonds: the paper's values. "
-             f"Reproduces the paper's Figure 20; the axis starts at 90 Mbit/s. Made from `{study_file(MULTI)}` "
+             "also utilization in %), mean with 95% CI (zero-width except BBR); grey hollow diamonds: the paper's "
+             f"values. Reproduces the paper's Figure 20; the axis starts at 90 Mbit/s. Made from `{study_file(MULTI)}` "
              "(5 flows, 400 s)."),
             ("jain", "Jain's fairness index", "jain", "multi_jain", (0, 1.05),
-             "Figure: Jain's index over the five flows' average throughput, mean with 95% CI; diamonds: the paper's "
-             f"values. Reproduces the paper's Figure 21. Made from `{study_file(MULTI)}` (5 flows, 400 s).")):
+             "Figure: Jain's index over the five flows' average throughput, mean with 95% CI (a logit interval, which "
+             "stays below 1); grey hollow diamonds: the paper's values. Reproduces the paper's Figure 21. Made from "
+             f"`{study_file(MULTI)}` (5 flows, 400 s).")):
         fig = multiflow_bars(tables, reference, metric, ylabel, ref_metric, ylim)
         if fig is None:
             skipped(ch, MULTI)
-        else:
-            ch.figure(fig, name)
-        ch.caption(caption)
+            continue
+        d = five_flow_rows(tables, metric)
+        show(ch, fig, name, caption, figure_data(d, paper_column(reference, "multiflow", d, ref_metric, flows=5)))
 
 
 def jain_over_time(mf):
@@ -110,7 +128,7 @@ def jain_over_time(mf):
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("Jain's index (cumulative throughput)")
-    ax.legend(ncol=4, fontsize=8, loc="lower right")
+    ax.legend(ncol=4, fontsize=9, loc="lower right")
     fig.tight_layout()
     return fig
 
@@ -127,7 +145,7 @@ def flows_throughput(mf):
         ax.set_ylabel("Mbit/s")
         ax.set_ylim(0, 100)
     axes[-1, 0].set_xlabel("time (s)")
-    axes[0, 0].legend(ncol=5, fontsize=8, loc="upper right")
+    axes[0, 0].legend(ncol=5, fontsize=9, loc="upper right")
     fig.tight_layout()
     return fig
 
@@ -135,14 +153,16 @@ def flows_throughput(mf):
 def show_multi_time(ch, mf) -> None:
     """Figures 21 (over time) and 22-23."""
     show(ch, jain_over_time(mf), "multi_jain_time",
-         "Figure: Jain's index over each flow's cumulative average throughput, over time, five flows (first seed); "
-         "dotted lines at 0.9 and 1/N = 0.2. The time view behind the paper's Figure 21. Made from "
-         f"`{study_file(MULTI)}`.")
+         f"Figure: Jain's index over each flow's cumulative average throughput, over time, five flows ({names(mf)}; "
+         "first seed); dotted lines at 0.9 and 1/N = 0.2. The time view behind the paper's Figure 21 (the paper's "
+         f"end-of-run values are in the figure above). Made from `{study_file(MULTI)}` (5 flows, 400 s).",
+         trace_data(mf, ["jain"]))
+    panels = [r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS]
     show(ch, flows_throughput(mf), "multi_flows_throughput",
-         "Figure: throughput of each of the five flows over time (2 s moving mean; first seed), per algorithm. "
-         "Reproduces the paper's Figure 22 (QtColFair converging to a fair share) and Figure 23 (QtCol: one flow "
-         "takes the link); CUBIC and BBR added. Flow colours here distinguish flows, not algorithms. Made from "
-         f"`{study_file(MULTI)}`.")
+         f"Figure: throughput of each of the five flows over time (2 s moving mean; first seed), one panel each for "
+         f"{names(panels)}. Reproduces the paper's Figure 22 (QtColFair converging to a fair share) and Figure 23 "
+         "(QtCol: one flow takes the link); CUBIC and BBR added. Flow colours here distinguish flows, not algorithms. "
+         f"Made from `{study_file(MULTI)}` (5 flows, 400 s).", trace_data(panels, ["throughput_mbps_"]))
 
 
 # --------------------------------------------------------------------------- buffer size (Figures 24-28)
@@ -164,7 +184,8 @@ def set_log_y(ax, metric) -> None:
 
 
 def sweep_panel(ax, dn, reference, ref_metric, with_paper) -> None:
-    """One line per (algorithm, alpha) against the buffer; the paper's values as open diamonds."""
+    """One line per (algorithm, alpha) against the buffer; the paper's values as grey hollow markers,
+    one shape per algorithm."""
     for (alg, alpha), g in dn.groupby(["algorithm", dn["alpha"].fillna(0)]):
         g = g.sort_values("buffer_bdp")
         al = alpha or None
@@ -174,19 +195,23 @@ def sweep_panel(ax, dn, reference, ref_metric, with_paper) -> None:
             p = reference[(reference["scenario"] == "buffer_sweep") & (reference["metric"] == ref_metric)
                           & (reference["algorithm"] == alg) & np.isclose(reference["alpha"].fillna(0), alpha)]
             if len(p):
-                ax.plot(p["buffer_bdp"], p["value"], ls="none", marker="D", ms=5, mfc="white", mec=style.PALETTE[alg],
-                        label=f"paper {style.label(alg, al)}")
+                pm.points(ax, p["buffer_bdp"], p["value"], style.label(alg, al), pm.marker(alg),
+                          style.alpha_style(al) if al else False)
+
+
+def sweep_rows(tables, metric):
+    bs = tables[tables["study"] == SWEEP]
+    return bs[bs["metric"] == metric]
 
 
 def buffer_sweep(tables, reference, sweep, bdp):
     """One panel per flow count: the metric against the buffer (log x); None if the sweep did not run."""
     metric, ylabel, ref_metric, _, _, logy, band = sweep
-    bs = tables[tables["study"] == SWEEP]
-    d = bs[bs["metric"] == metric]
+    d = sweep_rows(tables, metric)
     if d.empty:
         return None
     flows = sorted(d["flows"].unique())
-    fig, axes = plt.subplots(1, len(flows), figsize=(5.6 * len(flows), 3.6), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(flows), figsize=(5.6 * len(flows), 4.0), sharey=True, squeeze=False)
     for ax, n in zip(axes[0], flows):
         sweep_panel(ax, d[d["flows"] == n], reference, ref_metric, n == 5)  # the paper ran 5 flows
         if band:
@@ -196,9 +221,14 @@ def buffer_sweep(tables, reference, sweep, bdp):
             set_log_y(ax, metric)
         ax.axvline(1, color="black", lw=0.7, ls=":")
         ax.set_xlabel("buffer (BDP multiples, log scale)")
-        ax.set_title(f"{n} flow{'s' if n > 1 else ''}", fontsize=9)
+        ax.set_title(f"{n} flow{'s' if n > 1 else ''}", fontsize=10)
     axes[0, 0].set_ylabel(ylabel)
-    axes[0, -1].legend(fontsize=7, ncol=2, loc="best")
+    h, l = axes[0, -1].get_legend_handles_labels()
+    rank = {style.label(a, al): i for i, (a, al) in enumerate(
+        (a, al) for a in style.ALGORITHMS for al in (None, *style.ALPHA_STYLES))}
+    order = sorted(range(len(l)), key=lambda i: (l[i].startswith("paper"), rank.get(l[i].removeprefix("paper: "), 99)))
+    fig.legend([h[i] for i in order], [l[i] for i in order], fontsize=9, ncol=4, loc="upper center",
+               bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout()
     return fig
 
@@ -206,53 +236,83 @@ def buffer_sweep(tables, reference, sweep, bdp):
 def show_buffer_sweeps(ch, tables, reference, bdp) -> None:
     """Figures 24-28: goodput, PLR and RTT against the buffer."""
     for sweep in SWEEPS:
-        _, ylabel, ref_metric, name, figs, _, _ = sweep
+        metric, ylabel, ref_metric, name, figs, _, _ = sweep
         fig = buffer_sweep(tables, reference, sweep, bdp)
         if fig is None:
             skipped(ch, SWEEP)
-            continue
+            return
+        d = ranked(sweep_rows(tables, metric)).sort_values(["rank", "a", "flows", "buffer_bdp"])
+        paper = paper_column(reference, "buffer_sweep", d, ref_metric, flows=None, buffer_bdp=None)
+        paper = [v if f == 5 else None for v, f in zip(paper, d["flows"])]
         show(ch, fig, name,
              f"Figure: {ylabel} against the bottleneck buffer (0.003-10 BDP, log axis; dotted line at 1 BDP), one and "
-             "five flows, mean with 95% CI error bars (zero-width except BBR)"
-             + ("; open diamonds: the paper's 5-flow values" if ref_metric else "")
-             + f". Reproduces the paper's {figs}. Made from `{study_file(SWEEP)}`.")
+             f"five flows, {names(d[['algorithm', 'alpha']].drop_duplicates().itertuples(index=False))}, mean with "
+             "95% CI error bars (zero-width except BBR)"
+             + ("; grey hollow markers, one shape per algorithm: the paper's 5-flow values (1-10 BDP)" if ref_metric
+                else "; the paper gives no number for it")
+             + f". Reproduces the paper's {figs}. Made from `{study_file(SWEEP)}`.",
+             figure_data(d, paper, ("flows", "buffer_bdp")))
 
 
-def device_queue(tables):
-    """Utilization and PLR of five flows in shallow buffers without (solid) and with (dashed) ns-3's
-    100-packet device queue; QtColFair at alpha 1.2 only. None if the device-queue study did not run."""
+DEVQ_ALPHA = 1.2   # QtColFair's alpha in the device-queue study
+
+
+def device_queue_rows(tables):
+    """(our 5-flow shallow-buffer rows without the device queue, the rows with it), utilization and PLR,
+    QtColFair at DEVQ_ALPHA only; None if the device-queue study did not run."""
     dq = tables[tables["study"] == DEVQ]
     if dq.empty:
         return None
     bs = tables[tables["study"] == SWEEP]
     base = bs[(bs["flows"] == 5) & (bs["buffer_bdp"] <= 1)]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    keep = lambda d: d[d["metric"].isin(["utilization", "plr"])  # noqa: E731
+                       & ((d["algorithm"] != "qtcolfair") | np.isclose(d["alpha"].fillna(0), DEVQ_ALPHA))]
+    return keep(base), keep(dq)
+
+
+def device_queue(tables, reference=None):
+    """Utilization and PLR of five flows in shallow buffers without (solid) and with (dashed) ns-3's
+    100-packet device queue; QtColFair at alpha 1.2 only; the paper's utilization at 1 BDP as grey
+    hollow markers. None if the device-queue study did not run."""
+    rows = device_queue_rows(tables)
+    if rows is None:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, metric, ylabel in ((axes[0], "utilization", "utilization (goodput / 100 Mbit/s)"),
                                (axes[1], "plr", "PLR (retransmitted / sent)")):
-        for frame, ls, tag in ((base, "-", "configured queue only"), (dq, "--", "+100-packet device queue")):
+        for frame, ls, tag in zip(rows, ("-", "--"), ("configured queue only", "+100-packet device queue")):
             d = frame[frame["metric"] == metric]
             for (alg, alpha), g in d.groupby(["algorithm", d["alpha"].fillna(0)]):
-                if alg == "qtcolfair" and not np.isclose(alpha, 1.2):
-                    continue
                 g = g.sort_values("buffer_bdp")
                 ax.errorbar(g["buffer_bdp"], g["mean"], yerr=error_bars(g), color=style.PALETTE[alg], ls=ls,
                             marker="o", ms=3, lw=1.2, capsize=2, label=f"{style.label(alg, alpha or None)}, {tag}")
         ax.set_xscale("log")
         ax.set_xlabel("configured buffer (BDP multiples, log scale)")
         ax.set_ylabel(ylabel)
-    axes[0].legend(fontsize=7, loc="lower right")
+    drawn = set(rows[1]["algorithm"])
+    for alg, alpha in [(a, al) for a, al in (("cubic", None), ("bbr", None), ("qtcolfair", DEVQ_ALPHA)) if a in drawn]:
+        v = paper_value(reference, "buffer_sweep", alg, "goodput", alpha, flows=5, buffer_bdp=1)
+        if v is not None:
+            pm.points(axes[0], [1], [v / 100], f"{style.label(alg, alpha)}, 1 BDP", pm.marker(alg))
+    h, l = axes[0].get_legend_handles_labels()
+    fig.legend(h, l, fontsize=9, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout()
     return fig
 
 
-def show_device_queue(ch, tables) -> bool:
+def show_device_queue(ch, tables, reference=None) -> bool:
     """The sensitivity figure; False (and the skip note) if the device-queue study did not run."""
-    fig = device_queue(tables)
+    fig = device_queue(tables, reference)
     if fig is None:
         skipped(ch, DEVQ)
         return False
+    base, dq = device_queue_rows(tables)
+    data = pd.concat([base.assign(device_queue_pkts=0), dq.assign(device_queue_pkts=100)], ignore_index=True)
     show(ch, fig, "buffer_device_queue",
-         "Figure: five flows in shallow buffers, with the configured bottleneck queue alone (solid) and with ns-3's "
-         "default 100-packet device queue behind it (dashed); mean with 95% CI (zero-width except BBR). "
-         f"Sensitivity check for the paper's Figures 24-25. Made from `{study_file(SWEEP)}` and `{study_file(DEVQ)}`.")
+         "Figure: five flows in shallow buffers, CUBIC, BBR and QtColFair α=1.2, with the configured bottleneck queue "
+         "alone (solid) and with ns-3's default 100-packet device queue behind it (dashed); mean with 95% CI "
+         "(zero-width except BBR); grey hollow markers: the paper's utilization at 1 BDP (its shallowest published "
+         "buffer). Sensitivity check for the paper's Figures 24-25. Made from "
+         f"`{study_file(SWEEP)}` and `{study_file(DEVQ)}`.",
+         data[["algorithm", "alpha", "device_queue_pkts", "buffer_bdp", "metric", "mean", "ci_low", "ci_high", "n"]])
     return True

@@ -1,7 +1,7 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
-from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS
+from simulator.reference import CLAIMS, MININET_NUMBERS, MM1_TABLES, QTCOL_RESULTS
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
@@ -14,6 +14,8 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
 get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
+# the numbers a plain chapter draws beside ours, by chapter (read from reference_dir/<chapter>/)
+CHAPTER_REFERENCE = {"mininet": str(Path(config["reference_dir"]) / MININET_NUMBERS)}
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
@@ -162,6 +164,7 @@ rule notebook_plain_chapter:
         scorecard="results/scorecard.csv",
         scorecard_notes="results/scorecard_notes.csv",
         claims_file=CLAIMS_FILE,
+        reference=lambda w: [CHAPTER_REFERENCE[w.chapter]] if w.chapter in CHAPTER_REFERENCE else [],
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/{chapter}.ipynb",
@@ -176,6 +179,7 @@ rule notebook_plain_chapter:
             scorecard=lambda i, o: i.scorecard,
             scorecard_notes=lambda i, o: i.scorecard_notes,
             claims_file=lambda i, o: i.claims_file,
+            reference_dir=lambda i, o: str(Path(config["reference_dir"]) / Path(o.downloads).name),
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: f"_static/downloads/{Path(o.downloads).name}",
