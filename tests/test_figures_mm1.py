@@ -232,10 +232,12 @@ def test_replay_audit_tells_exact_last_digit_and_differing_apart(reference, show
         {"algorithm": "none", "exact": 1, "last digit": 0, "differs": 1, "total": 2},
         {"algorithm": "published_tahoe", "exact": 1, "last digit": 1, "differs": 0, "total": 2}]
     assert all(str(t) == "int64" for t in counts.dtypes[1:])           # integers, never 3.0
-    assert ch.shown[1].startswith("**What the `as_published` model replays.**")
-    assert "**2 of the 4 published cells exactly as the paper does** and 1 more within one unit" in ch.shown[1]
-    assert "no cell of Tahoe differs; 1 of the 2 none cells differ." in ch.shown[1]
-    assert checks.RENO_REASON not in ch.shown[1]                     # no Reno cell differs here
+    assert len(ch.shown) == 2                                         # the counts' note, the differing cells'
+    statement = checks.replay_statement(checks.replay_audit(replay, reference))   # shown at the chapter's top
+    assert statement.startswith("**What the `as_published` model replays.**")
+    assert "**2 of the 4 published cells exactly as the paper does** and 1 more within one unit" in statement
+    assert "no cell of Tahoe differs; 1 of the 2 none cells differ." in statement
+    assert checks.RENO_REASON not in statement                         # no Reno cell differs here
     assert list(ch.tables["replay_differs.csv"]["match"]) == ["differs"]
     assert checks.replay_audit(lambda_tables(), reference).empty
 

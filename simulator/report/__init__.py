@@ -21,6 +21,9 @@ One module per idea; the workflow's rules and the notebooks only call these:
                      figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol), figures_mininet,
                      figures_ns2, figures_testbed, figures_scorecard
     style            one colour and label per algorithm across the book
+    headline         the five papers at a glance (book's first page, scorecard chapter): counts per
+                     paper and the main reason for what did not reproduce
+    provenance_page  the Provenance page's tables: this build, per study its runs and seeds
     book             assembles and builds the Jupyter Book
     browser_check    every page of the built book in headless Chromium: full-height screenshots,
                      overflow, broken links and images, error text, absolute paths, captions

@@ -166,9 +166,10 @@ def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sw
     ch.figure(curve_figure(df, reference, sweep), f"curve_{sweep}")
     ch.save_download(df, f"curve_{sweep}.csv")
     ch.caption(
-        f"Figure: throughput, delay and loss vs {sweep} ({fixed_params(df, sweep)}), mean over seeds with the "
-        f"95% confidence band, for both model variants (the `as_published` row runs the paper's code of each "
-        f"algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
+        f"Figure: throughput, delay and loss vs {greek(sweep)} ({greek(fixed_params(df, sweep))}), mean over seeds "
+        f"with the 95% confidence band, for both model variants (the `as_published` row runs our model of the "
+        f"paper's code of each algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's "
+        f"colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
         f"grid; circles are the paper's published numbers. Made from `{study_file(study)}` "
         f"(the table points themselves come from `{study_file(table_study)}`). "
         + ch.download_link(f"curve_{sweep}.csv", "Data as CSV") + ".")

@@ -88,7 +88,8 @@ def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
     ch.caption(
         f"Figure: congestion window over time, variant `{variant}`, for the short (N={Ns[0]}) and longer "
         f"(N={Ns[-1]}) flows of the paper's Figures 6-8 (Tahoe, Reno, Cubic"
-        + (": the paper's code of each, published_tahoe, published_reno, published_cubic" if variant == "as_published" else "")
+        + (": our model of the paper's code of each, published_tahoe, published_reno, published_cubic"
+           if variant == "as_published" else "")
         + f"). The bold line is seed {seed0}; "
         f"faint lines are the other seeds. Made from {_studies(tv)}. "
         + ch.download_link(f"cwnd_{variant}.csv", "Data as CSV") + ".")
@@ -258,8 +259,7 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
     ch.table(replay_counts(audit), "replay_counts.csv",
              "Published cells per algorithm: replayed to the printed digit (exact), one unit off in the last digit, "
              f"or different. {ch.download_link('replay_audit.csv', 'Every cell, paper beside replay, as CSV')}; "
-             "these counts: {link}")
-    ch.markdown(replay_statement(audit))
+             "these counts: {link}.")
     bad = audit[audit.match == "differs"]
     if len(bad):
         ch.table(bad, "replay_differs.csv", f"The {len(bad)} cells that differ, the paper's printed number beside the replay's.")

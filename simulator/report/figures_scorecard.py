@@ -213,7 +213,7 @@ def show_qtcol_numbers(ch, card: Card) -> None:
     ran = numbers[numbers["verdict"] != "missing"]
     ch.table(view, "qtcol_numbers_per_metric.csv",
              f"**{int((ran['verdict'] == 'inside').sum())} of {len(ran)} published numbers we ran agree within "
-             f"the tolerance** ({int((numbers['verdict'] == 'missing').sum())} not run).")
+             f"the tolerance**{not_run(numbers)}.")
     out = numbers[numbers["verdict"] == "outside"]
     if len(out):
         show_numbers(ch, out, "qtcol_outside.csv", f"Published numbers outside the tolerance: {len(out)}.",
