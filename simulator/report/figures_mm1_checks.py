@@ -9,7 +9,7 @@ import pandas as pd
 from simulator.report import chapter
 from simulator.report import mm1k, style
 from simulator.report import scorecard_mm1 as sc
-from simulator.report.figures_mm1 import study_file
+from simulator.report.figures_mm1 import greek, study_file
 from simulator.scenarios.mm1_queue import run_name
 
 CWND_ALGS = ("tahoe", "reno", "cubic")  # the paper's Figures 6, 7, 8 (as_published: the published_* code of each)
@@ -208,7 +208,7 @@ RENO_REASON = (
     "The published Reno, after reacting to a loss, sets cwnd = ssthresh and returns to its slow-start state, so "
     "its next ACK adds one packet and only then does congestion avoidance start, its ACK counter reset; our "
     "`published_reno` goes straight to congestion avoidance, one packet lower after every reaction, so its runs "
-    "drift away from the paper's (see [What the papers' published code does](published_code.md)).")
+    "drift away from the paper's (see [What the papers' published code does](published_code.html)).")   # an output: .html
 
 
 def replay_counts(audit: pd.DataFrame) -> pd.DataFrame:
@@ -262,4 +262,5 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
              "these counts: {link}.")
     bad = audit[audit.match == "differs"]
     if len(bad):
-        ch.table(bad, "replay_differs.csv", f"The {len(bad)} cells that differ, the paper's printed number beside the replay's.")
+        ch.table(bad.assign(sweep=bad["sweep"].map(greek)), "replay_differs.csv",
+                 f"The {len(bad)} cells that differ, the paper's printed number beside the replay's.")
