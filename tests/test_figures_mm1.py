@@ -43,6 +43,12 @@ class FakeChapter:
     def download_link(self, name, label="Download as CSV"):
         return f"[{label}]({name})"
 
+    def table(self, frame, name, note="", index=False, float_format=None):
+        """As Chapter.table: the frame shown (kept in self.tables) and saved, the note under it."""
+        self.tables = {**getattr(self, "tables", {}), name: frame}
+        self.downloads[name] = frame
+        self.shown.append(note)
+
 
 @pytest.fixture
 def shown_html(monkeypatch):
@@ -95,7 +101,7 @@ def test_table_html_has_each_algorithm_once_and_marks_each_cell(reference):
     for alg in ("none", "tahoe"):
         assert html.count(f">{style.LABELS[alg]}</th>") == 1
     assert html.count("✓") == 5 and html.count("✗") == 2 and html.count("not run") == 1
-    assert "Table V: Throughput (packets/s) vs lambda</b> (mu=10, K=5, theta=1, N=500)" in html
+    assert "Table V: Throughput (packets/s) vs λ</b> (μ=10, K=5, θ=1, N=500)" in html and "λ = 10</th>" in html
     assert "config/studies/mm1_lambda.yaml" in html and "LINK" in html
 
 
@@ -105,7 +111,7 @@ def test_show_published_tables_writes_each_table_and_counts_inside(reference, sh
     assert set(ch.downloads) == {"table_V.csv", "tables_V-XIII.csv"}
     assert len(shown_html) == 1
     assert ch.shown[-1].startswith("Published numbers inside our per-run range: **as_published** 3 of 4; "
-                                   "**standard** 2 of 4")
+                                   "**standard** 2 of 3 run (1 not run)")
 
 
 def curve_tables(study="mm1_lambda_curve"):
@@ -221,9 +227,18 @@ def test_replay_audit_tells_exact_last_digit_and_differing_apart(reference, show
     assert audit["sweep"].tolist() == ["lambda=5", "lambda=5", "lambda=10", "lambda=10"]
     ch = FakeChapter()
     checks.show_replay_audit(ch, replay, reference)
-    assert ch.shown[0].startswith("**2 of 4 published numbers are reproduced to the printed digit** by the replay, "
-                                  "1 more within one unit of the last digit; 1 differ (algorithms: none)")
-    assert len(shown_html) == 2  # matches per algorithm, and the numbers that differ
+    counts = ch.tables["replay_counts.csv"]
+    assert counts.to_dict("records") == [
+        {"algorithm": "none", "exact": 1, "last digit": 0, "differs": 1, "total": 2},
+        {"algorithm": "published_tahoe", "exact": 1, "last digit": 1, "differs": 0, "total": 2}]
+    assert all(str(t) == "int64" for t in counts.dtypes[1:])           # integers, never 3.0
+    assert len(ch.shown) == 2                                         # the counts' note, the differing cells'
+    statement = checks.replay_statement(checks.replay_audit(replay, reference))   # shown at the chapter's top
+    assert statement.startswith("**What the `as_published` model replays.**")
+    assert "**2 of the 4 published cells exactly as the paper does** and 1 more within one unit" in statement
+    assert "no cell of Tahoe differs; 1 of the 2 none cells differ." in statement
+    assert checks.RENO_REASON not in statement                         # no Reno cell differs here
+    assert list(ch.tables["replay_differs.csv"]["match"]) == ["differs"]
     assert checks.replay_audit(lambda_tables(), reference).empty
 
 
@@ -231,3 +246,13 @@ def test_html_view_formats_numbers_and_verdicts():
     assert html_view.fmt(float("nan")) == "–" and html_view.fmt(1234.567) == "1235"
     cell = html_view.verdict_cell("reproduced", "why", "<span>x</span>")
     assert cell.startswith("<b style='color:#1a7f37'>reproduced</b><br><span>x</span><div") and "why</div>" in cell
+
+
+def test_replay_statement_counts_cells_and_gives_renos_reason_only_when_reno_differs():
+    rows = [{"algorithm": a, "match": m} for a, ms in (("none", ["exact"] * 3), ("published_tahoe", ["exact", "exact", "last digit"]),
+                                                          ("published_reno", ["differs"] * 3)) for m in ms]
+    text = checks.replay_statement(pd.DataFrame(rows))
+    assert "**5 of the 9 published cells exactly as the paper does** and 1 more within one unit" in text
+    assert "no cell of none or Tahoe differs; all 3 Reno cells differ." in text
+    assert checks.RENO_REASON in text
+    assert "not enabled" in checks.replay_statement(pd.DataFrame())

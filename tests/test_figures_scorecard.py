@@ -1,6 +1,6 @@
 """The scorecard chapter's tables and figure (simulator/report/figures_scorecard.py) on a small synthetic
-scorecard: counts per verdict, the as_published target, claim tables with the claims file's text and
-the scorecard's notes, and each algorithm drawn once per panel."""
+scorecard: integer counts per verdict, readable tables with their CSV beside them, every paper's claims
+as its chapter shows them, and each algorithm drawn once per panel."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -15,42 +15,53 @@ CLAIMS_YAML = """claims:
   - {id: qt-1, paper: qtcol, claim: QtCol is fair., stated_in: Fig. 9}
   - {id: mn-1, paper: mininet, claim: CUBIC first., stated_in: Fig. 1}
 """
+REASONS_YAML = """reasons:
+  mm1-1:
+    - variants: [standard]
+      verdicts: [contradicted]
+      kind: model_difference
+      reason: Textbook TCP is different.
+"""
 
 
-def row(paper, item, variant, verdict, metric="throughput", paper_value=10.0, mean=10.0):
+def row(paper, item, variant, verdict, metric="throughput", paper_value=10.0, mean=10.0, n=10):
     return {"paper": paper, "item": item, "variant": variant, "metric": metric, "paper_value": paper_value,
             "ours_mean": mean, "ci_low": mean - 1, "ci_high": mean + 1, "run_p025": mean - 2, "run_p975": mean + 2,
-            "n_seeds": 10, "verdict": verdict}
+            "n_seeds": n, "verdict": verdict}
 
 
 @pytest.fixture
 def card(tmp_path):
     rows = [row("mm1", "Table V lambda=5 tahoe", "as_published", "inside"),
             row("mm1", "Table V lambda=5 reno", "as_published", "outside", mean=14.0),
-            row("mm1", "Table XI N=50 tahoe", "as_published", "missing", mean=float("nan")),
+            row("mm1", "Table XI N=50 tahoe", "as_published", "missing", mean=float("nan"), n=0),
             row("mm1", "Table V lambda=5 tahoe", "standard", "inside"),
             row("mm1", "Table V lambda=5 reno", "standard", "inside", mean=9.0),
             row("mm1", "Table XI N=50 tahoe", "standard", "outside", mean=5.0),
             row("mm1", "mm1-1", "as_published", "reproduced"), row("mm1", "mm1-1", "standard", "contradicted"),
-            row("qtcol", "Fig 9 goodput qtcol", "ns3_scenario", "inside", metric="goodput"),
-            row("qtcol", "Fig 9 rtt qtcol", "ns3_scenario", "missing", metric="median_rtt"),
-            row("qtcol", "qt-1", "ns3_scenario", "not_testable"),
+            row("qtcol", "Fig 9 goodput qtcol", "ns3_scenario", "inside", metric="goodput_mbps"),
+            row("qtcol", "Fig 9 rtt qtcol", "ns3_scenario", "missing", metric="median_rtt_ms", n=0),
+            row("qtcol", "qt-1", "ns3_scenario", "not_testable", n=0),
             row("mininet", "mn-1", "static", "reproduced"),
             row("mininet", "quoted goodput", "static", "inside")]
-    notes = pd.DataFrame([{"item": "mm1-1", "variant": "standard", "verdict": "contradicted", "note": "tahoe < none"},
-                          {"item": "qt-1", "variant": "ns3_scenario", "verdict": "not_testable", "note": "no run"},
-                          {"item": "mn-1", "variant": "static", "verdict": "reproduced", "note": "all hold"}])
+    notes = pd.DataFrame([{"item": "mm1-1", "variant": "as_published", "verdict": "reproduced", "note": "all hold", "why": ""},
+                          {"item": "mm1-1", "variant": "standard", "verdict": "contradicted", "note": "tahoe < none",
+                           "why": "Textbook TCP is different."},
+                          {"item": "qt-1", "variant": "ns3_scenario", "verdict": "not_testable", "note": "no run", "why": "no run"},
+                          {"item": "mn-1", "variant": "static", "verdict": "reproduced", "note": "all hold", "why": ""}])
     (tmp_path / "card.csv").write_text(pd.DataFrame(rows).to_csv(index=False))
     (tmp_path / "notes.csv").write_text(notes.to_csv(index=False))
     (tmp_path / "claims.yaml").write_text(CLAIMS_YAML)
+    (tmp_path / "claim_reasons.yaml").write_text(REASONS_YAML)
     return fs.load(tmp_path / "card.csv", tmp_path / "notes.csv", tmp_path / "claims.yaml")
 
 
 class FakeChapter:
+    """Collects what the show_* functions show and save, as chapter.Chapter would."""
     downloads_url = "_static/downloads/scorecard"
 
     def __init__(self):
-        self.shown, self.figures = [], []
+        self.shown, self.figures, self.tables, self.downloads, self.claims_rows = [], [], {}, {}, {}
 
     def markdown(self, text):
         self.shown.append(text)
@@ -60,6 +71,22 @@ class FakeChapter:
     def figure(self, fig, name):
         self.figures.append(name)
 
+    def download_link(self, name, label="Download as CSV"):
+        return f'<a href="{self.downloads_url}/{name}" download>{label}</a>'
+
+    def save_download(self, frame, name, index=False):
+        self.downloads[name] = frame
+
+    def table(self, frame, name, note="", index=False, float_format=None):
+        self.tables[name] = frame
+        self.save_download(frame, name)
+        self.markdown(note)
+
+    def claims(self, rows, name, note=""):
+        self.claims_rows[name] = rows
+        self.save_download(rows, name)
+        self.markdown(note)
+
 
 @pytest.fixture
 def shown_html(monkeypatch):
@@ -68,9 +95,13 @@ def shown_html(monkeypatch):
     return out
 
 
-def test_load_keeps_every_papers_claim_text_with_where_it_is_stated(card):
-    assert card.texts["qt-1"] == "QtCol is fair. <i>(Fig. 9)</i>"
-    assert len(card.texts) == 3
+def ints(frame):
+    return all(str(t).startswith("int") for t in frame.dtypes)
+
+
+def test_load_reads_the_reasons_beside_the_claims_file(card):
+    assert card.reasons["mm1-1"][0]["kind"] == "model_difference"
+    assert card.claims_file.name == "claims.yaml"
 
 
 def test_mm1_numbers_parse_table_and_algorithm(card):
@@ -83,75 +114,87 @@ def test_mm1_numbers_parse_table_and_algorithm(card):
                                                         ("XI", "published_tahoe")}
 
 
-def test_verdict_counts_and_target(card):
+def test_verdict_counts_are_integers_with_reader_headers(card):
     counts = fs.verdict_counts(fs.mm1_numbers(card), "variant")
-    assert list(counts.columns) == ["inside", "outside", "missing", "total"]
+    assert list(counts.columns) == ["inside", "outside", "missing", "total"] and ints(counts)
     assert counts.loc["as_published"].tolist() == [1, 1, 1, 3]
     assert counts.loc["standard"].tolist() == [2, 1, 0, 3]
-    assert "target **not met**" in fs.target_sentence(counts, 2, "u/scorecard.csv")
-    assert "target met" in fs.target_sentence(counts, 1, "u/scorecard.csv")
-    assert fs.target_sentence(counts.drop(index="as_published"), 1, "u") is None
+    view = fs.counts_view(counts, "model variant")
+    assert list(view.columns) == ["model variant", "agree", "disagree", "not run", "total"]
 
 
-def test_inside_by_table_has_a_column_per_paper_table(card):
-    by_table = fs.inside_by_table(fs.mm1_numbers(card))
-    assert list(by_table.columns) == fs.MM1_TABLES
+def test_inside_by_table_is_integer_with_a_column_per_paper_table(card):
+    numbers = fs.mm1_numbers(card)
+    by_table = fs.inside_by_table(numbers[numbers["table"] == "V"])    # tables with no number stay 0, not NaN
+    assert list(by_table.columns) == fs.MM1_TABLES and ints(by_table)
     assert by_table.loc["standard", "V"] == 2 and by_table.loc["as_published", "XI"] == 0
 
 
-def test_show_mm1_counts_states_the_target(card, shown_html):
+def test_show_mm1_counts_states_each_variant_and_downloads_both_tables(card, shown_html):
     ch = FakeChapter()
-    fs.show_mm1_counts(ch, card, target_inside=1)
-    assert ch.shown[0].startswith("**as_published: 1 of 3 published numbers lie inside")
-    assert len(shown_html) == 2
+    fs.show_mm1_counts(ch, card)
+    assert ch.shown[0] == ("Published numbers inside our per-run range: **as_published**: 1 of 2; "
+                           "**standard**: 2 of 3 (1 not run in this build).")
+    assert set(ch.tables) == {"mm1_numbers_per_variant.csv", "mm1_agree_per_table.csv"}
+    assert all(ints(t.drop(columns="model variant")) for t in ch.tables.values())
+    assert not any("target" in s for s in ch.shown)
 
 
-def test_numbers_figure_draws_each_algorithm_once_per_panel(card):
+def test_numbers_figure_draws_each_algorithm_once_per_panel_and_links_its_data(card):
     fig = fs.numbers_figure(fs.mm1_numbers(card))
     assert len(fig.axes) == len(style.VARIANTS)
     labels = [[ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
-    assert labels == [["Tahoe (paper's code)", "Reno (paper's code)"], ["Tahoe", "Reno"]]
+    assert labels == [[style.LABELS["published_tahoe"], style.LABELS["published_reno"]], ["Tahoe", "Reno"]]
     colours = [[ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
     assert colours[0] == colours[1] == [style.PALETTE["tahoe"], style.PALETTE["reno"]]
-    xs = [[ln.get_xdata()[0] for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
-    assert xs[0] == xs[1]   # Table V: each algorithm at the same place in both panels
+    ch = FakeChapter()
+    fs.show_numbers_figure(ch, card)
+    assert "scorecard_numbers.csv" in ch.downloads and "scorecard_numbers.csv" in ch.shown[-1]
 
 
-def test_show_mm1_outside_lists_numbers_not_inside(card, shown_html):
+def test_show_mm1_outside_lists_numbers_not_inside_in_a_readable_table(card, shown_html):
     ch = FakeChapter()
     fs.show_mm1_outside(ch, card)
-    assert ch.shown == ["**as_published**: 2 published numbers outside our per-run range (or not run).",
-                        "**standard**: 1 published numbers outside our per-run range."]
-    assert len(shown_html) == 2
+    assert ch.shown[0] == "**as_published**: 1 published number outside our per-run range (1 more not run in this build):"
+    assert ch.shown[2] == "**standard**: 1 published number outside our per-run range:"
+    assert set(ch.tables) == {"mm1_outside_as_published.csv", "mm1_outside_standard.csv"}
+    view = ch.tables["mm1_outside_as_published.csv"]
+    assert view.columns.tolist() == ["published number", "setting", "metric", "paper", "ours (mean)", "95% CI",
+                                     "per-run range", "seeds", "verdict"]
+    assert view.iloc[0].tolist() == ["Table V lambda=5 reno", "as_published", "throughput", "10", "14", "13 – 15",
+                                     "12 – 16", 10, "disagrees"]
 
 
-def test_mm1_claims_show_each_variants_verdict_and_note(card, shown_html):
-    html = fs.mm1_claims_html(card)
-    assert html.count("<tr><th style") == 1 and "TCP beats none. <i>(Table V)</i>" in html
-    assert "#1a7f37'>reproduced" in html and "#cf222e'>contradicted" in html and "tahoe < none" in html
+def test_claims_of_each_paper_shown_as_its_chapter_shows_them_with_integer_tally(card):
     ch = FakeChapter()
-    fs.show_mm1_claims(ch, card)
-    assert ch.shown == ["Claims per verdict: **as_published** reproduced 1; **standard** contradicted 1."]
+    fs.show_claims(ch, card, "mm1")
+    rows = ch.claims_rows["mm1_claims.csv"]
+    assert rows["claim"].tolist() == ["mm1-1", "mm1-1"] and "Textbook TCP is different." in rows["why"].tolist()
+    assert ch.shown[-1] == "2 claim rows: 1 reproduced, 1 contradicted."
+    fs.show_claims(ch, card, "qtcol")
+    assert ch.shown[-1] == "1 claim row: 1 not testable."
 
 
-def test_qtcol_sections(card, shown_html):
+def test_qtcol_numbers_give_the_tolerance_of_each_metric(card, shown_html):
     ch = FakeChapter()
     fs.show_qtcol_numbers(ch, card)
-    assert ch.shown[0].startswith("**1 of 1 published numbers we ran are inside the tolerance** (1 not run)")
-    assert ch.shown[1] == "Published numbers outside the tolerance or not run (1):"
-    fs.show_qtcol_claims(ch, card)
-    assert "QtCol is fair." in shown_html[-1] and "no run" in shown_html[-1]
-    assert ch.shown[-1] == "QtColFair claims per verdict: not_testable 1."
+    view = ch.tables["qtcol_numbers_per_metric.csv"]
+    assert view.set_index("metric").loc["goodput_mbps", "tolerance"] == "±1.5"
+    assert ch.shown[0] == "**1 of 1 published numbers we ran agree within the tolerance** (1 more not run in this build)."
+    assert "qtcol_outside.csv" not in ch.downloads              # none outside; the one not run is counted
+
+
+def test_show_papers_counts_only_papers_that_ran(card, shown_html):
+    ch = FakeChapter()
+    fs.show_papers(ch, card)
+    frame = ch.downloads["papers_at_a_glance.csv"]
+    assert frame["paper"].tolist() == ["mm1", "qtcol", "mininet"]
+    assert "href='mm1.html'" in shown_html[0]
 
 
 def test_other_papers_show_claims_quoted_numbers_and_papers_not_run(card, shown_html):
     ch = FakeChapter()
     fs.show_other_papers(ch, card)
-    assert ch.shown[0] == "### Mininet (high latency)"
-    assert ch.shown[2] == fs.NOT_RUN.format(fs.OTHER_PAPERS["ns2"])
-    claims_html = shown_html[0]
-    assert "CUBIC first." in claims_html and "throughput: 10 [9, 11]" in claims_html and "all hold" in claims_html
-    tally = fs.verdict_tally("mininet", fs.paper_rows(card, "mininet").iloc[:1], fs.paper_rows(card, "mininet").iloc[1:])
-    assert tally == [{"paper": "mininet", "rows": "claims", "verdict": "reproduced", "count": 1},
-                     {"paper": "mininet", "rows": "quoted numbers", "verdict": "inside", "count": 1}]
-    assert "Verdicts per paper" in ch.shown[-2]
+    assert ch.shown[0] == "### " + fs.OTHER_PAPERS["mininet"]
+    assert "mininet_claims.csv" in ch.claims_rows and "mininet_quoted_numbers.csv" in ch.downloads
+    assert fs.NOT_RUN.format(fs.OTHER_PAPERS["ns2"]) in ch.shown

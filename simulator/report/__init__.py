@@ -28,6 +28,9 @@ One module per idea; the workflow's rules and the notebooks only call these:
     study_page       that page: a study's parameters, every metric per grid point, each metric against
                      each swept parameter (notebooks/study.ipynb)
     style            one colour and label per algorithm across the book
+    headline         the five papers at a glance (book's first page, scorecard chapter): counts per
+                     paper and the main reason for what did not reproduce
+    provenance_page  the Provenance page's tables: this build, per study its runs and seeds
     book             assembles and builds the Jupyter Book
     browser_check    every page of the built book in headless Chromium: full-height screenshots,
                      overflow, broken links and images, error text, absolute paths, captions

@@ -1,12 +1,13 @@
 """Assemble the Jupyter Book under results/book and build it to HTML (offline).
 
 Copies the prose pages (book/), the notebooks papermill executed (results/notebooks) and the
-downloadable CSVs (results/downloads/* -> _static/downloads/*), writes the provenance page,
-then runs `jupyter-book build` (execution off: the notebooks already carry their outputs).
+downloadable CSVs (results/downloads/* -> _static/downloads/*), writes the generated parts of the
+first page (the five papers at a glance, `{{ headline }}` in intro.md: headline.py) and of the
+provenance page (`{{ generated }}`: provenance_page.py), then runs `jupyter-book build` (execution
+off: the notebooks already carry their outputs).
 """
 
 import argparse
-import json
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,9 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import yaml
+
+from simulator.report import claim_reasons, headline, io, provenance_page
+from simulator.report.chapter import scroll_html
 
 
 def git(*args) -> str:
@@ -34,44 +38,13 @@ def simulator_version() -> str:
         return f"unknown ({type(e).__name__})"
 
 
-def provenance_table(tables) -> str:
-    """Markdown table: per study, model variants, algorithms, grid points and seeds per point."""
-    rows = ["| study | file | variants | algorithms | grid points | seeds per point |", "|---|---|---|---|---|---|"]
-    for path in tables:
-        df = pd.read_csv(path)
-        if df.empty:
-            continue
-        study = df["study"].iloc[0]
-        n = df["n"].dropna()
-        seeds = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
-        points = df["point"].nunique() if "point" in df else len(df) // max(df["metric"].nunique(), 1)
-        variants = ", ".join(sorted(df["variant"].unique())) if "variant" in df else "–"
-        rows.append(f"| {study} | `config/studies/{study}.yaml` | {variants} | "
-                    f"{', '.join(sorted(df['algorithm'].unique()))} | {points} | {seeds} |")
-    return "\n".join(rows)
-
-
-def run_provenance_table(files) -> str:
-    """Markdown table from results/tables/<study>.provenance.json: what each table was computed from."""
-    rows = ["| study | study file (sha256) | simulator version | git commit | grid points | seeds per point | runs |",
-            "|---|---|---|---|---|---|---|"]
-    for path in files:
-        p = json.loads(Path(path).read_text())
-        seeds = sorted({pt["seeds"] for pt in p["points"]})
-        sha = p.get("study_file_sha256", "")[:12]
-        rows.append(f"| {p['study']} | `{p.get('study_file', '?')}` ({sha}) | {', '.join(p['simulator_version'])} | "
-                    f"{', '.join(f'`{c[:12]}`' for c in p['git_commit'])} | {len(p['points'])} | "
-                    f"{'; '.join(seeds)} | {p['n_runs']} |")
-    return "\n".join(rows)
-
-
 def present_notebook(src: Path, dst: Path):
-    """Copy an executed notebook for the book: the template's default parameters are removed,
-    papermill's injected parameters and all code are folded away (a click shows them)."""
+    """Copy an executed notebook for the book: the template's default parameters and papermill's
+    injected ones (file paths of this run) are removed, all other code is folded away (a click shows it)."""
     nb = nbformat.read(src, as_version=4)
     for cell in nb.cells:
         tags = cell.metadata.setdefault("tags", [])
-        if "parameters" in tags:
+        if "parameters" in tags or "injected-parameters" in tags:     # the run's file paths: not for readers
             tags.append("remove-cell")
         elif cell.cell_type == "code" and "hide-input" not in tags and "remove-input" not in tags:
             tags.append("hide-input")
@@ -128,6 +101,51 @@ def add_study_pages(out: Path, pages) -> None:
     toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
+HEADLINE_CSV = "_static/downloads/intro/papers_at_a_glance.csv"
+
+
+def headline_block(counts: pd.DataFrame) -> str:
+    """The first page's table of the papers (raw HTML in the scrolling box) and its download link."""
+    if counts.empty:
+        return "*No paper's study ran in this build (see `config/config.yaml`).*"
+    return (f"{scroll_html(headline.headline_html(counts))}\n\n"
+            f"Claim columns count claim rows: a claim decided in several settings (model variants, window "
+            f"caps, flow counts) counts once per setting. "
+            f'<a href="{HEADLINE_CSV}" download>Download this table as CSV</a>.')
+
+
+def write_headline(out: Path, scorecard, claims_file) -> None:
+    """Fill `{{ headline }}` of intro.md with the papers whose chapter this book has, and write its CSV."""
+    intro = out / "intro.md"
+    if not intro.exists() or "{{ headline }}" not in intro.read_text():
+        return
+    rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
+    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
+    chapters = {p.stem for p in out.glob("*.ipynb")}
+    counts = headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+    csv = out / HEADLINE_CSV
+    csv.parent.mkdir(parents=True, exist_ok=True)
+    io.write_atomic(csv, lambda tmp: headline.download_frame(counts).to_csv(tmp, index=False))
+    intro.write_text(intro.read_text().replace("{{ headline }}", headline_block(counts)))
+
+
+def write_provenance(out: Path, a) -> None:
+    """Fill `{{ generated }}` of provenance.md: this build, then per study what its table came from."""
+    commit = git("rev-parse", "HEAD")
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    prov = out / "provenance.md"
+    text = prov.read_text() if prov.exists() else "# Provenance\n"
+    build = {
+        "git commit": f"`{commit}`{' (with uncommitted changes)' if dirty and dirty != 'unknown' else ''}",
+        "simulator version": f"`{simulator_version()}`",
+        "statistics profile": f"`{a.profile}`: {a.seeds} seeds per grid point, unless a study file sets its own count",
+        "enabled studies": ", ".join(f"`{s}`" for s in a.studies.split(",") if s),
+        "built": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "Python": sys.version.split()[0],
+    }
+    prov.write_text(text.replace("{{ generated }}", provenance_page.generated(build, a.tables, a.provenance)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--src", default="book")
@@ -141,6 +159,8 @@ def main():
     ap.add_argument("--profile", default="default")
     ap.add_argument("--seeds", default="?")
     ap.add_argument("--studies", default="")
+    ap.add_argument("--scorecard", help="results/scorecard.csv: the first page's table of the five papers")
+    ap.add_argument("--claims-file", help="reference/claims.yaml; claim_reasons.yaml beside it gives the reasons")
     a = ap.parse_args()
 
     out = Path(a.out)
@@ -154,24 +174,8 @@ def main():
     add_study_pages(out, a.study_pages)
     prune_toc(out)
 
-    commit = git("rev-parse", "HEAD")
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    prov = out / "provenance.md"
-    text = prov.read_text() if prov.exists() else "# Provenance\n"
-    text = text.replace("{{ generated }}", "\n".join([
-        "| | |", "|---|---|",
-        f"| git commit | `{commit}`{' (with uncommitted changes)' if dirty and dirty != 'unknown' else ''} |",
-        f"| simulator version | `{simulator_version()}` |",
-        f"| statistics profile | `{a.profile}` ({a.seeds} seeds per grid point) |",
-        f"| enabled studies | {', '.join(f'`{s}`' for s in a.studies.split(',') if s)} |",
-        f"| built | {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} |",
-        f"| Python | {sys.version.split()[0]} |",
-        "", "Studies of this book, as aggregated:", "", provenance_table(a.tables),
-        "", "What each table was computed from (from `results/tables/<study>.provenance.json`; every run "
-        "record in `results/runs/` also carries its parameters, seed, simulator version and git commit):",
-        "", run_provenance_table(a.provenance),
-    ]))
-    prov.write_text(text)
+    write_headline(out, a.scorecard, a.claims_file)
+    write_provenance(out, a)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))

@@ -30,17 +30,39 @@ def _matches(entry: dict, variant: str, verdict: str) -> bool:
     return in_variant and verdict in entry.get("verdicts", ("contradicted", "inconclusive"))
 
 
+def entry(reasons: dict, claim_id: str, variant: str, verdict: str) -> dict | None:
+    """The first entry of `claim_id` that explains `verdict` in `variant`, None if none does."""
+    return next((e for e in reasons.get(claim_id, []) if _matches(e, variant, verdict)), None)
+
+
+def _too_few(n_seeds) -> bool:
+    return 0 < n_seeds < MIN_SEEDS
+
+
+def kind(reasons: dict, claim_id: str, variant: str, verdict: str, n_seeds: int) -> str:
+    """The kind of the reason `why` shows (one of KINDS, or 'not_testable' for a not-testable row
+    without an entry, '' for reproduced): what the book's first page counts."""
+    if verdict == "reproduced":
+        return ""
+    e = entry(reasons, claim_id, variant, verdict)
+    if e is not None:
+        return e["kind"]
+    if verdict == "not_testable":
+        return "not_testable"
+    return "too_few_seeds" if _too_few(n_seeds) else "unexplained"
+
+
 def why(reasons: dict, claim_id: str, variant: str, verdict: str, decision_note: str, n_seeds: int) -> str:
     """The reason shown beside a verdict: '' for reproduced."""
     if verdict == "reproduced":
         return ""
-    for entry in reasons.get(claim_id, []):
-        if _matches(entry, variant, verdict):
-            study = f" (sensitivity study {entry['sensitivity']})" if entry.get("sensitivity") else ""
-            return entry["reason"].strip() + study
+    e = entry(reasons, claim_id, variant, verdict)
+    if e is not None:
+        study = f" (sensitivity study {e['sensitivity']})" if e.get("sensitivity") else ""
+        return e["reason"].strip() + study
     if verdict == "not_testable":
         return decision_note
-    if 0 < n_seeds < MIN_SEEDS:
+    if _too_few(n_seeds):
         return (f"Only {n_seeds} seeds in this run profile, too few to decide; the default profile runs at least "
                 f"{MIN_SEEDS}.")
     return "No explanation has been worked out yet for this verdict."

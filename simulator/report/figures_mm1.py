@@ -4,6 +4,8 @@ the scorecard's verdict (scorecard_mm1.number_rows); this module only lays it ou
 Congestion windows, closed forms and the replay audit are in figures_mm1_checks."""
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from simulator.report import chapter
@@ -13,9 +15,15 @@ from simulator.report.html_view import fmt
 
 TITLES = {"throughput": "Throughput (packets/s)", "avg_delay": "Average delay (s)", "loss_rate": "Loss rate (%)"}
 PAPER_TABLES = {"lambda": "V-VII", "K": "VIII-X", "N": "XI-XIII"}  # the tables each sweep extends
+GREEK = {"lambda": "λ", "mu": "μ", "theta": "θ"}
 STATS = {"mean": "ours_mean", "ci_low": "ci_low", "ci_high": "ci_high", "run_p025": "run_p025",
          "run_p975": "run_p975", "n": "n_seeds"}  # download column -> scorecard column
 INSIDE = {"inside": True, "outside": False}  # scorecard verdict -> inside_run_range (None: not run)
+
+
+def greek(text: str) -> str:
+    """Parameter names as the paper writes them: 'mu=10, theta=1' -> 'μ=10, θ=1'."""
+    return re.sub(r"\b(lambda|mu|theta)\b", lambda m: GREEK[m.group(1)], text)
 
 
 def study_file(study) -> str:
@@ -64,7 +72,7 @@ def table_html(long: pd.DataFrame, reference: pd.DataFrame, link: str) -> str:
     sweep = ref["sweep"].iloc[0]
     xs = list(dict.fromkeys(ref["x"]))
     nv = len(style.VARIANTS)
-    head1 = "".join(f"<th colspan='2' style='text-align:center'>{sweep} = {x:g}</th>" for x in xs)
+    head1 = "".join(f"<th colspan='2' style='text-align:center'>{greek(sweep)} = {x:g}</th>" for x in xs)
     head2 = "".join("<th>paper</th><th>ours</th>" for _ in xs)
     body = ""
     for a in style.order(ref["algorithm"].unique()):
@@ -77,8 +85,8 @@ def table_html(long: pd.DataFrame, reference: pd.DataFrame, link: str) -> str:
                 cells += f"<td>{_ours_cell(sub.loc[v])}</td>"
             name = f"<th rowspan='{nv}' style='color:{style.PALETTE[a]}'>{style.LABELS[a]}</th>" if k == 0 else ""
             body += f"<tr>{name}<td><small>{v}</small></td>{cells}</tr>"
-    fixed = ref["fixed"].iloc[0].replace(";", ", ")
-    return (f"<p><b>Table {tab}: {TITLES[metric]} vs {sweep}</b> ({fixed}). Rebuilt from "
+    fixed = greek(ref["fixed"].iloc[0].replace(";", ", "))
+    return (f"<p><b>Table {tab}: {TITLES[metric]} vs {greek(sweep)}</b> ({fixed}). Rebuilt from "
             f"<code>{study_file(sc.SWEEP_STUDY[sweep])}</code>; {link}.</p>"
             f"<table class='repro'><thead><tr><th rowspan='2'>algorithm</th><th rowspan='2'>variant</th>{head1}</tr>"
             f"<tr>{head2}</tr></thead><tbody>{body}</tbody></table>")
@@ -97,8 +105,11 @@ def show_published_tables(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> 
 
 
 def inside_counts(summary: pd.DataFrame) -> str:
-    """'**as_published** 3 of 108; **standard** 7 of 108'."""
-    counts = summary.groupby("variant")["inside_run_range"].agg(lambda s: f"{int((s == True).sum())} of {len(s)}")  # noqa: E712
+    """'**as_published** 3 of 108; **standard** 7 of 108', the numbers not run counted apart: '3 of 9 run (99 not run)'."""
+    def count(s):
+        ran = int(s.notna().sum())
+        return f"{int((s == True).sum())} of {ran}" + (f" run ({len(s) - ran} not run)" if ran < len(s) else "")  # noqa: E712
+    counts = summary.groupby("variant")["inside_run_range"].agg(count)
     return "; ".join(f"**{v}** {counts[v]}" for v in counts.index)
 
 
@@ -153,9 +164,12 @@ def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sw
         ch.markdown(f"*Study `{study}` is not enabled in this profile; figure skipped.*")
         return
     ch.figure(curve_figure(df, reference, sweep), f"curve_{sweep}")
+    ch.save_download(df, f"curve_{sweep}.csv")
     ch.caption(
-        f"Figure: throughput, delay and loss vs {sweep} ({fixed_params(df, sweep)}), mean over seeds with the "
-        f"95% confidence band, for both model variants (the `as_published` row runs the paper's code of each "
-        f"algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
+        f"Figure: throughput, delay and loss vs {greek(sweep)} ({greek(fixed_params(df, sweep))}), mean over seeds "
+        f"with the 95% confidence band, for both model variants (the `as_published` row runs our model of the "
+        f"paper's code of each algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's "
+        f"colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
         f"grid; circles are the paper's published numbers. Made from `{study_file(study)}` "
-        f"(the table points themselves come from `{study_file(table_study)}`).")
+        f"(the table points themselves come from `{study_file(table_study)}`). "
+        + ch.download_link(f"curve_{sweep}.csv", "Data as CSV") + ".")

@@ -1,7 +1,8 @@
 """Tables and the figure of the scorecard chapter (notebooks/scorecard.ipynb): the rows of
-results/scorecard.csv and their notes, laid out one section per paper. Every verdict shown here was
-decided by the scorecard (simulator.report.scorecard and the modules it calls); this module only
-counts and lays them out."""
+results/scorecard.csv and their notes, the five papers at a glance (headline.py), then one section
+per paper. Every verdict shown here was decided by the scorecard (simulator.report.scorecard and the
+modules it calls); this module only counts and lays them out. Counts are integers; every table is
+shown with the CSV of its data (chapter.Chapter.table and .claims)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,62 +10,108 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-import yaml
 
-from simulator.report import chapter
+from simulator.report import chapter, claim_reasons, claims_view, headline
 from simulator.report import style
-from simulator.report.html_view import verdict_cell
+from simulator.report.html_view import fmt
+from simulator.report.scorecard_qtcol import TOLERANCES, tolerance_text
+from simulator.report.verdicts import VERDICTS
 from simulator.scenarios.mm1_queue import run_name
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
-NUMBER_VERDICTS = ["inside", "outside", "missing"]
-OTHER_PAPERS = {"mininet": "Mininet (high latency)", "ns2": "NS-2 (wired topologies)", "testbed": "Wi-Fi testbed"}
-MM1_OUTSIDE_COLUMNS = ["item", "metric", "paper_value", "ours_mean", "ci_low", "ci_high", "run_p025", "run_p975",
-                       "n_seeds", "verdict"]
-QT_OUTSIDE_COLUMNS = ["item", "metric", "paper_value", "ours_mean", "ci_low", "ci_high", "n_seeds", "verdict"]
-QUOTED_COLUMNS = ["item", "variant", "metric", "paper_value", "ours_mean", "run_p025", "run_p975", "n_seeds", "verdict"]
+OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in ("mininet", "ns2", "testbed")}
+COUNT_NAMES = {"inside": "agree", "outside": "disagree", "missing": "not run", "total": "total"}
 NOT_RUN = "*{}: no study of this paper ran in this build (see `config/config.yaml`).*"
 
 
 class Card(NamedTuple):
     rows: pd.DataFrame   # results/scorecard.csv: every paper's numbers and claims
     notes: pd.DataFrame  # results/scorecard_notes.csv: the reasoning behind each claim's verdict
-    texts: dict          # claim id -> 'claim <i>(where the paper states it)</i>', every paper
+    claims_file: Path    # reference/claims.yaml: each claim in our words, where the paper states it
+    reasons: dict        # reference/claim_reasons.yaml beside it: why a claim did not reproduce
 
 
 def load(scorecard, scorecard_notes, claims_file) -> Card:
-    doc = yaml.safe_load(Path(claims_file).read_text())
-    texts = {c["id"]: f'{c["claim"]} <i>({c["stated_in"]})</i>' for c in doc["claims"]}
-    return Card(pd.read_csv(scorecard), pd.read_csv(scorecard_notes), texts)
+    return Card(pd.read_csv(scorecard), pd.read_csv(scorecard_notes), Path(claims_file),
+                claim_reasons.load(Path(claims_file).parent))
 
 
-def _g4(v) -> str:
-    return f"{v:.4g}"
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _show_rows(frame, columns) -> None:
-    chapter.html(chapter.frame_html(frame[columns], index=False, float_format=_g4))
+def paper_rows(card: Card, paper: str) -> pd.DataFrame:
+    return card.rows[card.rows["paper"] == paper]
 
 
-def _note(notes, item, variant=None) -> str:
-    """The reason (for a verdict other than reproduced) and note of a claim (and variant), '' if none."""
-    sel = notes["item"] == item
-    if variant is not None:
-        sel &= notes["variant"] == variant
-    if not sel.any():
-        return ""
-    row = notes.loc[sel].iloc[0]
-    why = row.get("why", "")
-    why = f"<b>Why:</b> {why}<br>" if isinstance(why, str) and why else ""   # the reason a reader checks first
-    return why + str(row["note"])
+def numbers_of(rows: pd.DataFrame) -> pd.DataFrame:
+    """The published-number rows (verdict inside / outside / missing) of some scorecard rows."""
+    return rows[rows["verdict"].isin(COUNT_NAMES)]
 
 
 def verdict_counts(numbers: pd.DataFrame, by: str) -> pd.DataFrame:
-    """How many published numbers are inside / outside / missing, per `by`, with the total."""
+    """Integer counts of published numbers that agree / disagree / did not run, per `by`, with the total."""
     counts = (numbers.groupby([by, "verdict"]).size().unstack(fill_value=0)
-              .reindex(columns=NUMBER_VERDICTS, fill_value=0))
+              .reindex(columns=["inside", "outside", "missing"], fill_value=0).astype(int).rename_axis(columns=None))
     counts["total"] = counts.sum(axis=1)
     return counts
+
+
+def counts_view(counts: pd.DataFrame, label: str) -> pd.DataFrame:
+    """verdict_counts as a reader's table: the `by` values as the first column, plain headers."""
+    return counts.rename(columns=COUNT_NAMES).rename_axis(label).reset_index()
+
+
+def interval(lo, hi) -> str:
+    return "–" if pd.isna(lo) else f"{fmt(lo)} – {fmt(hi)}"
+
+
+def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
+    """Published numbers as a reader's table: the item, the paper's number, our mean with its 95% CI
+    (and per-run range), the seeds and the verdict."""
+    view = pd.DataFrame({
+        "published number": frame["item"], "setting": frame["variant"], "metric": frame["metric"],
+        "paper": frame["paper_value"].map(fmt), "ours (mean)": frame["ours_mean"].map(fmt),
+        "95% CI": [interval(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]})
+    if run_range:
+        view["per-run range"] = [interval(lo, hi) for lo, hi in zip(frame["run_p025"], frame["run_p975"])]
+    view["seeds"] = frame["n_seeds"].fillna(0).astype(int)
+    view["verdict"] = frame["verdict"].map({**COUNT_NAMES, "inside": "agrees", "outside": "disagrees"})
+    return view
+
+
+def show_numbers(ch, frame: pd.DataFrame, name: str, head: str, run_range: bool = True) -> None:
+    """`head`, then a table of published numbers (numbers_view) with its data as downloads/<name>."""
+    ch.markdown(head)
+    ch.table(numbers_view(frame, run_range), name)
+
+
+def not_run(numbers: pd.DataFrame) -> str:
+    """' (12 more not run in this build)' for the numbers of studies this build did not run."""
+    n = int((numbers["verdict"] == "missing").sum())
+    return f" ({n} more not run in this build)" if n else ""
+
+
+# --------------------------------------------------------------------------- every paper
+
+def show_papers(ch, card: Card) -> None:
+    """The five papers at a glance (as on the book's first page), with its CSV."""
+    ran = card.rows[card.rows["n_seeds"].fillna(0) > 0]["paper"].unique()   # a paper none of whose studies ran has no chapter
+    counts = headline.paper_counts(card.rows, card.reasons, papers=ran)
+    ch.save_download(headline.download_frame(counts), "papers_at_a_glance.csv")
+    chapter.html(headline.headline_html(counts))
+    ch.markdown("Claim columns count claim rows: a claim decided in several settings counts once per setting. "
+                + ch.download_link("papers_at_a_glance.csv") + ".")
+
+
+def show_claims(ch, card: Card, paper: str) -> None:
+    """A paper's claims as its chapter shows them (claims_view), with the count per verdict."""
+    rows = claims_view.chapter_claims(card.rows, card.notes, card.claims_file, paper)
+    if rows.empty:
+        return
+    tally = rows["verdict"].value_counts()
+    ch.claims(rows, f"{paper}_claims.csv", f"{plural(len(rows), 'claim row')}: " + ", ".join(
+        f"{int(tally.get(v, 0))} {v.replace('_', ' ')}" for v in VERDICTS if tally.get(v, 0)) + ".")
 
 
 # --------------------------------------------------------------------------- the M/M/1 paper
@@ -73,44 +120,33 @@ def mm1_numbers(card: Card) -> pd.DataFrame:
     """The scorecard's rows of the 108 published numbers ('Table V lambda=5 tahoe'), with the paper
     table parsed from the item and the algorithm that ran the item's paper row in the row's variant
     (as_published: the published code, published_tahoe)."""
-    rows = card.rows[card.rows["paper"] == "mm1"]
-    numbers = rows[~rows["item"].str.startswith("mm1-")].copy()
+    numbers = numbers_of(paper_rows(card, "mm1")).copy()
     numbers["algorithm"] = [run_name(v, i.split()[-1]) for v, i in zip(numbers["variant"], numbers["item"])]
     numbers["table"] = numbers["item"].str.split().str[1]
     return numbers
 
 
-def mm1_claims(card: Card) -> pd.DataFrame:
-    rows = card.rows[card.rows["paper"] == "mm1"]
-    return rows[rows["item"].str.startswith("mm1-")].copy()
-
-
-def target_sentence(counts: pd.DataFrame, target_inside: int, scorecard_url: str) -> str | None:
-    """Whether as_published has at least `target_inside` numbers inside; None if it did not run."""
-    if "as_published" not in counts.index:
-        return None
-    ap = counts.loc["as_published"]
-    ok = ap["inside"] >= target_inside
-    return (f"**as_published: {ap['inside']} of {ap['total']} published numbers lie inside our per-run range** "
-            f"(target: at least {target_inside}) — target {'met' if ok else '**not met**'}. "
-            f"[Download the full scorecard]({scorecard_url}).")
-
-
 def inside_by_table(numbers: pd.DataFrame) -> pd.DataFrame:
-    """A row per variant, a column per paper table: how many of its numbers are inside."""
-    return (numbers.assign(inside=numbers["verdict"] == "inside")
-            .groupby(["table", "variant"])["inside"].sum().unstack().reindex(MM1_TABLES)).T
+    """A row per variant, a column per paper table: how many of its numbers agree (integers)."""
+    inside = numbers.assign(inside=numbers["verdict"] == "inside")
+    return (inside.groupby(["variant", "table"])["inside"].sum().unstack(fill_value=0)
+            .reindex(columns=MM1_TABLES, fill_value=0).astype(int).rename_axis(columns=None))
 
 
-def show_mm1_counts(ch, card: Card, target_inside: int) -> None:
+def agree_sentence(counts: pd.DataFrame) -> str:
+    """'Published numbers inside our per-run range: **as_published**: 100 of 108; **standard**: 66 of 108.',
+    out of the numbers that ran."""
+    parts = [f"**{v}**: {int(c['inside'])} of {int(c['total'] - c['missing'])}" for v, c in counts.iterrows()]
+    return ("Published numbers inside our per-run range: " + "; ".join(parts)
+            + (f" ({int(counts['missing'].sum())} not run in this build)" if counts["missing"].sum() else "") + ".")
+
+
+def show_mm1_counts(ch, card: Card) -> None:
     numbers = mm1_numbers(card)
     counts = verdict_counts(numbers, "variant")
-    chapter.html(chapter.frame_html(counts))
-    sentence = target_sentence(counts, target_inside, f"{ch.downloads_url}/scorecard.csv")
-    if sentence:
-        ch.markdown(sentence)
-    ch.markdown("Cells inside the per-run range, per paper table (12 numbers each):")
-    chapter.html(chapter.frame_html(inside_by_table(numbers)))
+    ch.table(counts_view(counts, "model variant"), "mm1_numbers_per_variant.csv", agree_sentence(counts))
+    ch.table(inside_by_table(numbers).rename_axis("model variant").reset_index(), "mm1_agree_per_table.csv",
+             "Published numbers inside our per-run range, per paper table (12 numbers each).")
 
 
 def numbers_figure(numbers: pd.DataFrame):
@@ -129,7 +165,7 @@ def numbers_figure(numbers: pd.DataFrame):
             ax.plot(x, rel(g["ours_mean"]), ls="none", marker="o", ms=3.5, color=style.PALETTE[a], label=style.LABELS[a])
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xticks(range(len(MM1_TABLES)), [f"T. {t}" for t in MM1_TABLES])
-        ax.set_title(style.VARIANT_TITLES[variant], fontsize=9)
+        ax.set_title(style.VARIANT_TITLES[variant])
         ax.set_ylabel("ours relative to paper (%)")
         ax.set_xlabel("paper table")
         ax.set_ylim(-100, 150)
@@ -139,127 +175,63 @@ def numbers_figure(numbers: pd.DataFrame):
 
 
 def show_numbers_figure(ch, card: Card) -> None:
-    ch.figure(numbers_figure(mm1_numbers(card)), "scorecard_numbers")
+    numbers = mm1_numbers(card)
+    ch.figure(numbers_figure(numbers), "scorecard_numbers")
+    ch.save_download(numbers, "scorecard_numbers.csv")
     ch.caption(
         "Figure: every published number of Tables V-XIII against our runs, as percent deviation from the paper: "
         "marker = our mean, bar = our per-run range (2.5-97.5 percentiles over seeds); a bar crossing the black "
         "line means the published number is inside our range. Made from `results/scorecard.csv` (studies "
-        "`config/studies/mm1_lambda.yaml`, `mm1_K.yaml`, `mm1_N.yaml`); the axis is clipped at -100% / +150%.")
+        "`config/studies/mm1_lambda.yaml`, `mm1_K.yaml`, `mm1_N.yaml`); the axis is clipped at -100% / +150%. "
+        + ch.download_link("scorecard_numbers.csv", "Data as CSV") + ".")
 
 
 def show_mm1_outside(ch, card: Card) -> None:
     """Per variant, the published numbers outside our per-run range (or not run)."""
     numbers = mm1_numbers(card)
     for variant in style.VARIANTS:
-        out = numbers[(numbers["variant"] == variant) & (numbers["verdict"] != "inside")]
-        ch.markdown(f"**{variant}**: {len(out)} published numbers outside our per-run range"
-                    + (" (or not run)" if (out["verdict"] == "missing").any() else "") + ("." if len(out) else ": none."))
-        if len(out):
-            _show_rows(out, MM1_OUTSIDE_COLUMNS)
-
-
-def mm1_claims_html(card: Card) -> str:
-    """A row per claim: the claim, then per variant its verdict and note."""
-    claims = mm1_claims(card)
-    wide = claims.pivot(index="item", columns="variant", values="verdict")
-    rows = ""
-    for cid in sorted(wide.index):
-        cells = "".join(f"<td>{verdict_cell(wide.loc[cid].get(v, ''), _note(card.notes, cid, v))}</td>"
-                        for v in style.VARIANTS)
-        rows += f"<tr><th style='white-space:nowrap'>{cid}</th><td style='min-width:12em'>{card.texts.get(cid, '')}</td>{cells}</tr>"
-    return ("<table class='repro'><thead><tr><th>claim</th><th>the paper says</th>"
-            + "".join(f"<th>{v}</th>" for v in style.VARIANTS) + f"</tr></thead><tbody>{rows}</tbody></table>")
-
-
-def show_mm1_claims(ch, card: Card) -> None:
-    chapter.html(mm1_claims_html(card))
-    tally = mm1_claims(card).groupby(["variant", "verdict"]).size().unstack(fill_value=0)
-    ch.markdown("Claims per verdict: " + "; ".join(
-        f"**{v}** " + ", ".join(f"{k} {n}" for k, n in tally.loc[v].items() if n) for v in tally.index) + ".")
+        mine = numbers[numbers["variant"] == variant]
+        out = mine[mine["verdict"] == "outside"]
+        head = f"**{variant}**: {plural(len(out), 'published number')} outside our per-run range{not_run(mine)}"
+        if not len(out):
+            ch.markdown(head + ".")
+            continue
+        show_numbers(ch, out, f"mm1_outside_{variant}.csv", head + ":")
 
 
 # --------------------------------------------------------------------------- the QtColFair paper
 
-def paper_rows(card: Card, paper: str) -> pd.DataFrame:
-    return card.rows[card.rows["paper"] == paper]
-
-
 def show_qtcol_numbers(ch, card: Card) -> None:
     """Published numbers per metric inside / outside the tolerance, and those outside or not run."""
-    rows = paper_rows(card, "qtcol")
-    if rows.empty:
-        ch.markdown("*No QtColFair study ran in this build (see `config/config.yaml`).*")
+    numbers = numbers_of(paper_rows(card, "qtcol"))
+    if numbers.empty:
+        ch.markdown(NOT_RUN.format(headline.PAPERS["qtcol"][0]))
         return
-    numbers = rows[~rows["item"].str.startswith("qt-")]
-    chapter.html(chapter.frame_html(verdict_counts(numbers, "metric")))
+    counts = verdict_counts(numbers, "metric")
+    view = counts_view(counts, "metric")
+    view.insert(1, "tolerance", [tolerance_text(m) if m in TOLERANCES else "–" for m in view["metric"]])
     ran = numbers[numbers["verdict"] != "missing"]
-    ch.markdown(f"**{(ran['verdict'] == 'inside').sum()} of {len(ran)} published numbers we ran are inside the tolerance** "
-                f"({(numbers['verdict'] == 'missing').sum()} not run). "
-                f"[Download the full scorecard]({ch.downloads_url}/scorecard.csv).")
-    out = numbers[numbers["verdict"] != "inside"]
+    ch.table(view, "qtcol_numbers_per_metric.csv",
+             f"**{int((ran['verdict'] == 'inside').sum())} of {len(ran)} published numbers we ran agree within "
+             f"the tolerance**{not_run(numbers)}.")
+    out = numbers[numbers["verdict"] == "outside"]
     if len(out):
-        ch.markdown(f"Published numbers outside the tolerance or not run ({len(out)}):")
-        _show_rows(out, QT_OUTSIDE_COLUMNS)
-
-
-def qtcol_claims_html(claims: pd.DataFrame, card: Card) -> str:
-    """A row per claim: the claim, its verdict and note (one setting, ns3_scenario)."""
-    rows = "".join(
-        f"<tr><th style='white-space:nowrap'>{r.item}</th><td style='min-width:12em'>{card.texts.get(r.item, '')}</td>"
-        f"<td>{verdict_cell(r.verdict, _note(card.notes, r.item))}</td></tr>" for r in claims.itertuples())
-    return ("<table class='repro'><thead><tr><th>claim</th><th>the paper says</th><th>ns3_scenario (ours)</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
-
-
-def show_qtcol_claims(ch, card: Card) -> None:
-    rows = paper_rows(card, "qtcol")
-    if rows.empty:
-        return
-    claims = rows[rows["item"].str.startswith("qt-")]
-    chapter.html(qtcol_claims_html(claims, card))
-    t = claims["verdict"].value_counts()
-    ch.markdown("QtColFair claims per verdict: " + ", ".join(f"{k} {v}" for k, v in t.items()) + ".")
+        show_numbers(ch, out, "qtcol_outside.csv", f"Published numbers outside the tolerance: {len(out)}.",
+                     run_range=False)
 
 
 # --------------------------------------------------------------------------- Mininet, NS-2, testbed
 
-def paper_claims_html(claims: pd.DataFrame, card: Card) -> str:
-    """A row per claim and setting: the claim, the setting, its verdict, our headline number and note."""
-    rows = ""
-    for r in claims.itertuples():
-        ours = "" if pd.isna(r.ours_mean) else f"{r.metric}: {r.ours_mean:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}]"
-        cell = verdict_cell(r.verdict, _note(card.notes, r.item, r.variant), f"<span style='font-size:0.85em'>{ours}</span>")
-        rows += (f"<tr><th style='white-space:nowrap'>{r.item}</th><td style='min-width:12em'>{card.texts[r.item]}</td>"
-                 f"<td>{r.variant}</td><td>{cell}</td></tr>")
-    return ("<table class='repro'><thead><tr><th>claim</th><th>the paper says</th><th>setting</th><th>ours</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
-
-
-def verdict_tally(paper: str, claims: pd.DataFrame, quoted: pd.DataFrame) -> list[dict]:
-    """Rows (paper, rows, verdict, count) for the verdicts-per-paper table."""
-    return [{"paper": paper, "rows": kind, "verdict": v, "count": int(k)}
-            for kind, sub in (("claims", claims), ("quoted numbers", quoted))
-            for v, k in sub["verdict"].value_counts().items()]
-
-
 def show_other_papers(ch, card: Card) -> None:
-    """Per paper its claims and the numbers it quotes, then the verdicts of all three per paper."""
-    summary = []
+    """Per paper its claims and the numbers it quotes."""
     for paper, title in OTHER_PAPERS.items():
         rows = paper_rows(card, paper)
         if rows.empty:
             ch.markdown(NOT_RUN.format(title))
             continue
-        is_claim = rows["item"].isin(card.texts)
         ch.markdown(f"### {title}")
-        chapter.html(paper_claims_html(rows[is_claim], card))
-        quoted = rows[~is_claim]
+        show_claims(ch, card, paper)
+        quoted = numbers_of(rows)
         if len(quoted):
-            ch.markdown("Numbers the paper quotes, against our per-run range:")
-            _show_rows(quoted, QUOTED_COLUMNS)
-        summary += verdict_tally(paper, rows[is_claim], quoted)
-    if summary:
-        s = pd.DataFrame(summary).pivot_table(index=["paper", "rows"], columns="verdict", values="count", fill_value=0)
-        ch.markdown("### Verdicts per paper")
-        chapter.html(chapter.frame_html(s))
-        ch.markdown(f"[Download the full scorecard]({ch.downloads_url}/scorecard.csv) (every paper's rows, one CSV).")
+            show_numbers(ch, quoted, f"{paper}_quoted_numbers.csv",
+                         "Numbers the paper quotes in its text, against our per-run range.")

@@ -262,9 +262,12 @@ rule book:
         study_pages=[f"results/notebooks/study_{s}.ipynb" for s in STUDY_PAGES],
         downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["scorecard"]]
         + [f"results/downloads/study_{s}" for s in STUDY_PAGES],
-        sources=sorted(str(p) for p in Path("book").glob("*") if p.is_file()),
+        sources=sorted(str(p) for p in Path("book").rglob("*") if p.is_file() and "_build" not in p.parts),  # _static too
         tables=get_study_tables(),
         provenance=get_provenance_files(),
+        scorecard="results/scorecard.csv",      # the first page's table of the papers
+        claims_file=CLAIMS_FILE,
+        reasons=CLAIM_REASONS,
         code=REPORT_LIBS,
     output:
         "results/book/_build/html/index.html",
@@ -281,7 +284,8 @@ rule book:
         "{params.python} -m simulator.report.book --src book --out results/book"
         " --notebooks {input.notebooks:q} --study-pages {input.study_pages:q} --downloads {input.downloads:q}"
         " --tables {input.tables:q}"
-        " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q} > {log:q} 2>&1"
+        " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q}"
+        " --scorecard {input.scorecard:q} --claims-file {input.claims_file:q} > {log:q} 2>&1"
 
 
 rule book_check:

@@ -1,0 +1,88 @@
+"""The tiny test profile's book (session fixture `built_report`, tests/conftest.py), page by page for
+what a reader looks for first: page 1 answers the question with a table of the papers, one row per
+chapter built and a link to each; the scorecard counts in integers; the provenance page gives the
+seeds every study's runs used."""
+import json
+import re
+
+import pandas as pd
+import pytest
+from bs4 import BeautifulSoup
+
+from simulator.report import headline
+
+HTML = "results/book/_build/html"
+
+
+def page(repo, name) -> BeautifulSoup:
+    return BeautifulSoup((repo / HTML / f"{name}.html").read_text(), "html.parser")
+
+
+def built_chapters(repo) -> list[str]:
+    """The papers' chapter pages this book has, in the book's order."""
+    return [page_ for _, page_ in headline.PAPERS.values() if (repo / HTML / f"{page_}.html").exists()]
+
+
+@pytest.mark.slow
+def test_first_page_has_a_row_per_built_paper_linking_its_chapter(built_report):
+    soup = page(built_report, "intro")
+    table = soup.select_one("table.headline")
+    assert table is not None, "no table of the papers on page 1"
+    heading = soup.find(lambda t: t.name in ("h1", "h2") and "The answer" in t.get_text())
+    assert heading is not None and heading.find_next("table") is table      # the answer comes first
+    rows = table.select("tbody tr.paper")
+    chapters = built_chapters(built_report)
+    assert len(chapters) == 5 and len(rows) == len(chapters)
+    links = [r.find("td").find("a")["href"] for r in rows]
+    assert links == [f"{c}.html" for c in chapters]
+    for href in links:
+        assert (built_report / HTML / href).exists()
+    card = pd.read_csv(built_report / "results/scorecard.csv")
+    counts = headline.paper_counts(card).set_index("chapter")
+    for r, c in zip(rows, chapters):
+        cells = [td.get_text(" ", strip=True) for td in r.find_all("td")]
+        assert cells[3:7] == [str(counts.loc[c, v]) for v in ("reproduced", "contradicted", "inconclusive",
+                                                               "not_testable")], c
+        assert not re.search(r"\d\.0\b", " ".join(cells[2:7])), cells    # integers, never 3.0
+    csv = soup.find("a", string=re.compile("Download this table as CSV"))
+    assert csv is not None and (built_report / HTML / csv["href"]).exists()
+    text = soup.get_text(" ")
+    assert "95% confidence interval" in text and "per-run range" in text
+    assert soup.find("a", href=re.compile(r"^claims_rule\.html")) is not None
+
+
+@pytest.mark.slow
+def test_scorecard_page_counts_every_paper_in_integers(built_report):
+    soup = page(built_report, "scorecard")
+    table = soup.select_one("table.headline")
+    assert table is not None and len(table.select("tbody tr.paper")) == len(built_chapters(built_report))
+    for t in soup.select("table.repro"):
+        for td in t.select("td"):
+            text = td.get_text(" ", strip=True)
+            assert not re.fullmatch(r"\d+\.0", text), text                 # a count printed as a float
+    text = soup.get_text(" ")
+    for word in ("target met", "issue's", "n_seeds", "ours_mean"):
+        assert word not in text, word
+
+
+@pytest.mark.slow
+def test_provenance_page_gives_the_seeds_the_runs_used(built_report):
+    repo = built_report
+    soup = page(repo, "provenance")
+    table = next(t for t in soup.find_all("table") if "seeds per point" in t.get_text())
+    header = [th.get_text(strip=True) for th in table.find_all("th")]
+    col = header.index("seeds per point")
+    shown = {tr.find_all("td")[0].get_text(strip=True): tr.find_all("td")[col].get_text(strip=True)
+             for tr in table.select("tbody tr")}
+    assert shown, "no study listed"
+    for study, seeds in shown.items():
+        per_point = {}
+        for f in (repo / "results/runs" / study).rglob("seeds~*.jsonl"):       # what the runs used
+            for line in f.read_text().splitlines():
+                if line.strip():
+                    rec = json.loads(line)
+                    per_point.setdefault(rec["point_path"], set()).add(rec["seed"])
+        counts = sorted({len(s) for s in per_point.values()})
+        expected = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        assert seeds == expected, (study, seeds, expected)
+    assert shown["tb_matrix"] == "2"          # its study file sets 2; a metric with n 0 once made this "0-2"
