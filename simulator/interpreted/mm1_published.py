@@ -108,9 +108,14 @@ class Reno:
     def init(self, s):
         s.cwnd, s.ssthresh = 1.0, 10.0
         self.ack_count, self.last_reaction, self.floor_hits = 0, -math.inf, 0
+        self.slow_start_step = False
 
     def cong_avoid(self, s, acked):
-        if s.cwnd < s.ssthresh:
+        if self.slow_start_step:      # the one slow-start ACK after a reacted loss
+            s.cwnd += 1.0
+            self.ack_count = 0
+            self.slow_start_step = False
+        elif s.cwnd < s.ssthresh:
             s.cwnd += 1.0
         else:
             self.ack_count += 1
@@ -124,6 +129,7 @@ class Reno:
         self.last_reaction = s.now
         s.ssthresh = math.floor(s.cwnd / 2.0)
         s.cwnd = s.ssthresh
+        self.slow_start_step = True
         if s.cwnd < 1.0:
             s.cwnd = 1.0
             self.floor_hits += 1

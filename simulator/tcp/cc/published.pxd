@@ -8,6 +8,7 @@ cdef class PublishedTahoe(CongestionControl):
 cdef class PublishedReno(CongestionControl):
     cdef public double init_ssthresh, guard, last_reaction
     cdef public long ack_count, floor_hits
+    cdef public bint slow_start_step
 
 
 cdef class PublishedCubic(CongestionControl):

@@ -33,7 +33,10 @@ cdef class PublishedTahoe(CongestionControl):
 
 cdef class PublishedReno(CongestionControl):
     """+1 per ACK below ssthresh; +1 per cwnd ACKs above; drops within `guard` s of the last
-    reacted drop are ignored, otherwise ssthresh = floor(cwnd/2), cwnd = ssthresh."""
+    reacted drop are ignored, otherwise ssthresh = floor(cwnd/2), cwnd = ssthresh and the code's
+    state goes back to slow start: the next ACK adds one packet and restarts the ACK count, then
+    congestion avoidance resumes (mm1.py's state machine; without this step none of the 27 Reno
+    cells of the paper's tables replays from its seed-42 stream, with it 26 do)."""
 
     def __init__(self, double init_ssthresh=10.0, double guard=1.0):
         self.name = "reno"
@@ -46,9 +49,14 @@ cdef class PublishedReno(CongestionControl):
         self.ack_count = 0
         self.last_reaction = -INFINITY
         self.floor_hits = 0
+        self.slow_start_step = False
 
     cpdef void cong_avoid(self, TcpState s, long acked):
-        if s.cwnd < s.ssthresh:
+        if self.slow_start_step:      # the one slow-start ACK after a reacted loss
+            s.cwnd += 1.0
+            self.ack_count = 0
+            self.slow_start_step = False
+        elif s.cwnd < s.ssthresh:
             s.cwnd += 1.0
         else:
             self.ack_count += 1
@@ -62,6 +70,7 @@ cdef class PublishedReno(CongestionControl):
         self.last_reaction = s.now
         s.ssthresh = floor(s.cwnd / 2.0)
         s.cwnd = s.ssthresh
+        self.slow_start_step = True
         if s.cwnd < 1.0:
             # The published code would stall for ever at cwnd 0 (nothing is ever sent again);
             # we keep one packet so the run can end, and count how often that happens.
