@@ -16,10 +16,15 @@ One module per idea; the workflow's rules and the notebooks only call these:
     chapter          what every chapter notebook does: save figures, captions, tables (with downloads
                      or without), raw HTML
     chapter_tables   'mean [CI]' table cells, the note for a study that did not run
+    number_format    numbers in tables: significant digits, integers, ties as 0, CIs cut at 0
+    figure_series    which grid points each plotted series comes from (checked by the tests) and
+                     the data behind a figure (its CSV download)
+    paper_values     the numbers a paper states (reference/<paper>/paper_numbers.csv), drawn and
+                     printed beside ours one way across the book
     html_view        cells of raw-HTML tables (numbers, coloured verdicts)
     figures_<chapter>  each chapter's figures and tables: figures_mm1 (+ figures_mm1_checks),
                      figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol), figures_mininet,
-                     figures_ns2, figures_testbed, figures_scorecard
+                     figures_ns2 (+ tables_ns2), figures_testbed (+ tables_testbed), figures_scorecard
     style            one colour and label per algorithm across the book
     book             assembles and builds the Jupyter Book
     browser_check    every page of the built book in headless Chromium: full-height screenshots,

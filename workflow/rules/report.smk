@@ -1,7 +1,7 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
-from simulator.reference import CLAIMS, MM1_TABLES, QTCOL_RESULTS
+from simulator.reference import CLAIMS, MM1_TABLES, PAPER_NUMBERS, QTCOL_RESULTS
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
 
 # the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
@@ -13,6 +13,8 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
 get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
+# the numbers a paper states in its text, drawn beside ours by its chapter (not every paper has them)
+PAPER_NUMBER_FILES = {p: str(Path(config["reference_dir"]) / f) for p, f in PAPER_NUMBERS.items()}
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
@@ -157,6 +159,7 @@ rule notebook_plain_chapter:
         scorecard="results/scorecard.csv",
         scorecard_notes="results/scorecard_notes.csv",
         claims_file=CLAIMS_FILE,
+        paper_numbers=lambda w: PAPER_NUMBER_FILES.get(w.chapter, []),
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/{chapter}.ipynb",
