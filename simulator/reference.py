@@ -7,8 +7,10 @@ Layout of a reference folder (config key `reference_dir`, default `reference`):
     mm1/jackson_mm1_tables.csv      Tables V-XIII of the M/M/1 paper (108 numbers)
     qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (105 rows)
     mininet/poster_numbers.csv      every number the Mininet poster states (settings, one result)
+    ns2/paper_numbers.csv           numbers the NS-2 paper states in its text
+    testbed/paper_numbers.csv       numbers the testbed report states in its text
 
-`check_reference_dir` validates all five when the workflow starts, before any job: a missing,
+`check_reference_dir` validates all seven when the workflow starts, before any job: a missing,
 truncated or malformed file raises ReferenceDataError naming the file, the row (file line) and what
 was expected. Each README in the folder names the source of its numbers.
 """
@@ -28,6 +30,10 @@ MININET_NUMBERS = "mininet/poster_numbers.csv"
 MININET_COLUMNS = ["kind", "algorithm", "metric", "value", "unit", "where", "quote"]
 CLAIMS = "claims.yaml"
 PAPERS = "papers.yaml"
+# paper -> the numbers it states in its text that its chapter draws beside ours (simulator/report/paper_values.py)
+PAPER_NUMBERS = {"ns2": "ns2/paper_numbers.csv", "testbed": "testbed/paper_numbers.csv"}
+PAPER_NUMBER_COLUMNS = ["source", "study", "metric", "algorithm", "where", "low", "high", "unit", "words"]
+PAPER_NUMBER_WHERE = re.compile(r"^[a-z_]+(=|>)[A-Za-z0-9_.]+$")   # 'queue=fq', 'flows>1'; ';' joins several
 
 MM1_COLUMNS = ["table", "metric", "unit", "sweep", "x", "algorithm", "value", "fixed"]
 # table -> (metric, unit, sweep, sweep values); every table has one row per algorithm and value
@@ -183,6 +189,25 @@ def check_mininet_numbers(path) -> list[dict]:
             if not r[column].strip():
                 raise ReferenceDataError(f"{path}: line {lineno}: column {column} is empty")
     return [r for _, r in rows]
+def check_paper_numbers(path, studies) -> list[dict]:
+    """Rows of a paper's stated numbers: a known study, conditions 'name=value' or 'name>number' joined
+    by ';', finite low <= high, and a source, unit and the paper's words."""
+    path = Path(path)
+    rows = _read_csv(path, PAPER_NUMBER_COLUMNS)
+    for lineno, r in rows:
+        _expect(path, lineno, "study", r["study"], sorted(studies))
+        low, high = (_number(path, lineno, c, r[c]) for c in ("low", "high"))
+        if low > high:
+            raise ReferenceDataError(f"{path}: line {lineno}: low {low:g} above high {high:g}; expected low <= high")
+        for cond in filter(None, r["where"].split(";")):
+            if not PAPER_NUMBER_WHERE.match(cond):
+                raise ReferenceDataError(f"{path}: line {lineno}: where {cond!r}; expected name=value or name>number")
+        for column in ("source", "metric", "algorithm", "unit", "words"):
+            if not r[column].strip():
+                raise ReferenceDataError(f"{path}: line {lineno}: {column} is empty")
+    if not rows:
+        raise ReferenceDataError(f"{path}: no rows; expected the numbers the paper states (see its README)")
+    return [dict(r, low=float(r["low"]), high=float(r["high"])) for _, r in rows]
 
 
 def check_papers(path) -> dict:
@@ -299,6 +324,7 @@ def check_reference_dir(reference_dir, studies) -> dict:
         "mm1_tables": check_mm1_tables(root / MM1_TABLES),
         "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
         "mininet_numbers": check_mininet_numbers(root / MININET_NUMBERS),
+        "paper_numbers": {p: check_paper_numbers(root / f, studies) for p, f in PAPER_NUMBERS.items()},
     }
 
 

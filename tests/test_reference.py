@@ -38,6 +38,7 @@ def test_tracked_reference_data_is_complete_and_valid():
     got = ref.check_reference_dir(REFERENCE, STUDIES)
     assert len(got["mm1_tables"]) == 108 and len(got["qtcol_results"]) == 105
     assert [(r["algorithm"], r["value"]) for r in got["mininet_numbers"] if r["kind"] == "result"] == [("cubic", "10.5")]
+    assert {p: len(rows) for p, rows in got["paper_numbers"].items()} == {"ns2": 9, "testbed": 12}
     assert set(got["papers"]) == {"mm1", "qtcol", "mininet", "ns2", "testbed"}
     ids = [c["id"] for c in got["claims"]]
     assert len(ids) == 32 == len(set(ids))
@@ -45,11 +46,13 @@ def test_tracked_reference_data_is_complete_and_valid():
 
 
 def test_every_reference_file_has_a_readme_naming_its_source():
-    for folder, source in (("mm1", "Table"), ("qtcol", "result files"), ("mininet", "Throughput paragraph")):
+    for folder, source in (("mm1", "Table"), ("qtcol", "result files"), ("mininet", "Throughput paragraph"),
+                           ("ns2", "Result and Discussion"), ("testbed", "Results & Analysis")):
         readme = (REFERENCE / folder / "README.md").read_text()
         assert source in readme and "papers.yaml" in readme
     index = (REFERENCE / "README.md").read_text()
-    for name in (ref.PAPERS, ref.CLAIMS, ref.MM1_TABLES, ref.QTCOL_RESULTS, ref.MININET_NUMBERS):
+    for name in (ref.PAPERS, ref.CLAIMS, ref.MM1_TABLES, ref.QTCOL_RESULTS, ref.MININET_NUMBERS,
+                 *ref.PAPER_NUMBERS.values()):
         assert name in index
 
 
@@ -73,6 +76,7 @@ def test_product_never_reads_outside_the_repository():
 MM1 = ref.MM1_TABLES
 QT = ref.QTCOL_RESULTS
 MN = ref.MININET_NUMBERS
+PN = ref.PAPER_NUMBERS["testbed"]
 
 
 @pytest.mark.parametrize("name, break_it, expected", [
@@ -108,6 +112,15 @@ MN = ref.MININET_NUMBERS
      [MN, "line 5", "value 'ten' is not a number"]),
     ("mn_unknown_kind", lambda d: edit_line(d / MN, 5, lambda l: l.replace("result,", "finding,")),
      [MN, "line 5", "kind 'finding'", "allowed values: setting, result"]),
+    ("paper_numbers_deleted", lambda d: (d / PN).unlink(), [PN, "not found", "columns source, study"]),
+    ("paper_numbers_header_only", lambda d: (d / PN).write_text((d / PN).read_text().splitlines(True)[0]),
+     [PN, "no rows"]),
+    ("paper_numbers_unknown_study", lambda d: edit_line(d / PN, 2, lambda l: l.replace("tb_matrix", "tb_matrx")),
+     [PN, "line 2", "study 'tb_matrx'", "tb_matrix"]),
+    ("paper_numbers_reversed_range", lambda d: edit_line(d / PN, 2, lambda l: l.replace(",25,40,", ",40,25,")),
+     [PN, "line 2", "low 40 above high 25"]),
+    ("paper_numbers_bad_where", lambda d: edit_line(d / PN, 2, lambda l: l.replace("link_setup=", "link_setup~")),
+     [PN, "line 2", "where 'link_setup~wifi_wifi'", "name=value or name>number"]),
 ])
 def test_malformed_table_is_rejected_naming_file_and_line(refdir, name, break_it, expected):
     break_it(refdir)

@@ -16,14 +16,19 @@ One module per idea; the workflow's rules and the notebooks only call these:
     chapter          what every chapter notebook does: save figures, captions, tables (with downloads
                      or without), raw HTML
     chapter_tables   'mean [CI]' table cells, the note for a study that did not run
+    number_format    numbers in tables: significant digits, integers, ties as 0, CIs cut at 0
+    figure_series    which grid points each plotted series comes from (checked by the tests) and
+                     the data behind a figure (its CSV download)
+    paper_values     the numbers a paper states (reference/<paper>/paper_numbers.csv), drawn and
+                     printed beside ours one way across the book
     html_view        cells of raw-HTML tables (numbers, coloured verdicts)
     cells            how a number is written in a table cell (significant digits, integers, ties);
                      a table shown with the CSV of the numbers behind it
     paper_marks      how a figure draws the paper's own values: grey hollow markers, hatched bands
     figures_<chapter>  each chapter's figures and tables: figures_mm1 (+ figures_mm1_checks),
                      figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol, qtcol_findings,
-                     qtcol_paper_text), figures_mininet,
-                     figures_ns2, figures_testbed, figures_scorecard
+                     qtcol_paper_text), figures_mininet, figures_ns2 (+ tables_ns2),
+                     figures_testbed (+ tables_testbed), figures_scorecard
     chapter_studies  which studies each chapter reads; the others ("Your studies") get a generated page
     study_page       that page: a study's parameters, every metric per grid point, each metric against
                      each swept parameter (notebooks/study.ipynb)

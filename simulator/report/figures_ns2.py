@@ -1,18 +1,21 @@
 """Figures and tables of the NS-2 chapter (notebooks/ns2.ipynb): per scenario (topology, flows,
 bandwidth, delay, queue) the time series of the paper's Figures 2-9 for the first seed, the same
-metrics over all seeds against the swept parameter, and a summary table; where packets are dropped;
-the verdict counts of the claims. Every scenario is drawn for NS-2's default window_ 20 and no cap.
+metrics over all seeds against the swept parameter, and its summary table (tables_ns2, which also
+has the chapter's other tables). Every scenario is drawn for NS-2's default window_ 20 and no cap.
+The numbers the paper states (reference/ns2/paper_numbers.csv) are drawn beside ours (paper_values).
 
 Scenarios 1 and 3-5 also sweep the number of flows (the paper gives no count; claims_ns2 decides their
 claims at each count). Their figures never mix counts: they draw the 3-flow points (FIGURE_FLOWS, the
 count these figures showed before the sweep; for display only, no claim singles it out), the caption
-says so, and the summary table lists every count."""
+says so, and the summary table lists every count. Every plotted series is registered with the grid
+points it comes from (figure_series), which the tests check and the figure's CSV download holds."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter_tables, claims_ns2, style
+from simulator.report import chapter_tables, claims_ns2, figure_series, paper_values, style
+from simulator.report.tables_ns2 import SUMMARY_METRICS, flow_counts, n_seeds, summary_table
 
 ALGS = ["reno", "newreno", "vegas"]
 WINDOWS = {20: "window 20 (NS-2 default window_)", 0: "window 0 (no cap)"}
@@ -25,6 +28,7 @@ SWEEP_LABELS = {
     "ns2_delay": (lambda v: f"{int(v)} ms per link", "link delay (ms per link)"),
     "ns2_queue": (lambda v: {"droptail": "DropTail", "fq": "FQ"}.get(v, v), "queue discipline"),
 }
+TICK_LABELS = {"ns2_flows": lambda v: f"{int(v)}"}            # short tick labels where the axis label says what
 # study -> the figures of the paper (Zulkifli and Mohd Supir 2025, section 4) it reproduces
 PAPER_FIGURES = {
     "ns2_topology": "Figures 2 (cwnd, throughput) and 3 (latency, packet loss)",
@@ -35,35 +39,27 @@ PAPER_FIGURES = {
 }
 FIGURE_FLOWS = 3                      # the flow count drawn where a study sweeps flows besides its parameter
 LOG_X = {"ns2_delay"}                  # sweeps drawn on a log axis (10-1500 ms)
-PLOT_METRICS = {"cwnd_mean": "cwnd (packets)", "throughput_mbps": "throughput (Mbit/s)",
+PLOT_METRICS = {"cwnd_mean": "cwnd (packets)", "throughput_mbps": "throughput, all flows (Mbit/s)",
                 "latency_mean_s": "mean latency (s)", "loss_pct": "loss (%)"}
-SUMMARY_METRICS = {"cwnd_mean": "cwnd (packets)", "cwnd_cv": "cwnd CV", "throughput_mbps": "throughput, all flows (Mbit/s)",
-                   "throughput_per_flow_mbps": "throughput per flow (Mbit/s)", "latency_mean_s": "mean latency (s)",
-                   "latency_max_s": "max latency (s)", "loss_pct": "loss (%)", "timeouts": "timeouts (per run)"}
-TIMESERIES_ROWS = ["cwnd, flow 0 (packets)", "throughput, all flows\n(Mbit/s, 2 s mean)",
-                   "one-way latency (s)", "loss (%, 5 s mean)"]
-TS_CAPTION = ("first seed of each point; cwnd is flow 0's window in use "
+# time-series columns: (title with unit, the paper's metric drawn on it as a level over time)
+TIMESERIES_COLUMNS = [("cwnd, flow 0 (packets)", "cwnd_mean"), ("throughput, all flows (Mbit/s, 2 s mean)", None),
+                      ("one-way latency (s)", "latency_max_s"), ("loss (%, 5 s mean)", None)]
+TS_CAPTION = ("first seed of each point; one row per value of the swept parameter; cwnd is flow 0's window in use "
               "(at most window_ when capped), throughput the sum over flows (2 s means of 0.5 s samples), "
               "latency the mean one-way delay of the data packets delivered in each 0.5 s, loss the drops of an "
               "interval over the packets sent in it, averaged over flows and over 5 s (it can exceed 100% when "
               "packets sent earlier are dropped in a burst).")
 SUMMARY_CAPTION = ("time-averaged cwnd (after 10 s), throughput of all flows, mean one-way latency (after 10 s) and "
-                   "loss (dropped / sent), mean over 10 seeds with 95% CI; top NS-2's default window_ 20, bottom no "
-                   "cap.")
+                   "loss (dropped / sent), mean over the seeds with 95% CI (cut at 0); left NS-2's default window_ "
+                   "20, right no cap.")
+PAPER_CAPTION = ("In grey the numbers the paper states in its text (a hatched band for a range, a hollow diamond or "
+                 "dashed line for a single value; reference/ns2/paper_numbers.csv): ")
 
 
 def values_of(tables: pd.DataFrame, study: str) -> list:
     """The swept values of `study`, categories in CATEGORIES order, numbers ascending."""
     vals = tables[tables["study"] == study][claims_ns2.SWEEPS[study]].dropna().unique().tolist()
     return sorted(vals, key=lambda v: CATEGORIES.index(v) if v in CATEGORIES else float(v))
-
-
-def flow_counts(tables: pd.DataFrame, study: str) -> list[int]:
-    """The flow counts `study` ran besides its swept parameter (empty for ns2_flows, whose parameter
-    is the count, and for tables without a flows column)."""
-    if claims_ns2.SWEEPS[study] == "flows" or "flows" not in tables:
-        return []
-    return sorted({int(x) for x in tables.loc[tables["study"] == study, "flows"].dropna()})
 
 
 def figure_flows(tables: pd.DataFrame, study: str) -> int | None:
@@ -92,6 +88,21 @@ def flows_caption(tables: pd.DataFrame, study: str) -> str:
             f"lists every count, and the claims are decided at each)")
 
 
+def _params(tables, study, v) -> dict:
+    """The parameters a paper number's condition is checked against at swept value `v`."""
+    n = figure_flows(tables, study)
+    return {claims_ns2.SWEEPS[study]: v, **({"flows": n} if n is not None else {})}
+
+
+def _paper_levels(ax, numbers, study, metric, params, panel) -> None:
+    """The paper's numbers of `metric` that hold at `params`, across the axis (over time or over the sweep),
+    one mark per distinct value with the algorithms it is stated for."""
+    rows = paper_values.select(numbers, study, metric, **params) if metric else pd.DataFrame()
+    for (low, high), g in rows.groupby(["low", "high"], sort=False) if len(rows) else []:
+        who = ", ".join(style.label(a, None) for a in style.order(g["algorithm"]))
+        paper_values.mark(ax, g.iloc[0], who=who, panel=panel)
+
+
 def _first_seed_series(g: pd.DataFrame):
     """Throughput summed over flows (2 s means) and loss averaged over flows (5 s means)."""
     n = int(g["flows"].iloc[0])
@@ -100,151 +111,166 @@ def _first_seed_series(g: pd.DataFrame):
     return tput, loss
 
 
-def timeseries(tables: pd.DataFrame, traces: pd.DataFrame, study: str, window: int):
-    """Rows cwnd / throughput / latency / loss over time, one column per value of the swept parameter;
-    first seed of each point."""
+def _legend(fig, y=1.0) -> None:
+    """One legend above the panels (its top at figure height fraction y): the algorithms, then the paper's
+    marks if any are drawn."""
+    import matplotlib.pyplot as plt
+
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.5, marker="o", ms=4, label=style.label(a, None))
+               for a in ALGS] + (paper_values.handles() if paper_values.drawn(fig) else [])
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, y))
+
+
+def timeseries(tables: pd.DataFrame, traces: pd.DataFrame, study: str, window: int, numbers=None):
+    """One row per value of the swept parameter, columns cwnd / throughput / latency / loss over time;
+    first seed of each point; the paper's stated levels in grey."""
     import matplotlib.pyplot as plt
 
     key, (lab, _) = claims_ns2.SWEEPS[study], SWEEP_LABELS[study]
     vals = values_of(tables, study)
     tr = at_figure_flows(traces[(traces["study"] == study) & (traces["window"] == window)], tables, study)
-    fig, axes = plt.subplots(4, len(vals), figsize=(2.7 * len(vals) + 1.0, 8.6), sharex="col", squeeze=False)
-    for col, v in enumerate(vals):
+    height = 1.75 * len(vals) + 1.1
+    fig, axes = plt.subplots(len(vals), 4, figsize=(10.4, height), sharex=True, squeeze=False)
+    for row, v in enumerate(vals):
         for alg in ALGS:
             g = tr[(tr["algorithm"] == alg) & (tr[key].astype(str) == str(v))]
             if g.empty:
                 continue
             g = g[g["seed"] == g["seed"].min()].sort_values("t")
             tput, loss = _first_seed_series(g)
-            kw = dict(color=style.PALETTE[alg], lw=1.0, label=style.label(alg, None))
-            axes[0, col].plot(g["t"], g["cwnd_0"], **kw)
-            axes[1, col].plot(g["t"], tput, **kw)
             lat = g[["t", "latency_s"]].dropna()       # no sample when nothing was delivered
-            axes[2, col].plot(lat["t"], lat["latency_s"], **kw)
-            axes[3, col].plot(g["t"], loss, **kw)
-        axes[0, col].set_title(lab(v), fontsize=9)
-        axes[3, col].set_xlabel("time (s)")
-    for row, ylab in enumerate(TIMESERIES_ROWS):
-        axes[row, 0].set_ylabel(ylab)
-    axes[0, 0].legend(fontsize=7)
-    fig.suptitle(WINDOWS[window], fontsize=10)
-    fig.tight_layout()
+            for col, (x, y) in enumerate([(g["t"], g["cwnd_0"]), (g["t"], tput), (lat["t"], lat["latency_s"]),
+                                          (g["t"], loss)]):
+                axes[row, col].plot(x, y, color=style.PALETTE[alg], lw=1.0, label=style.label(alg, None))
+                figure_series.record(axes[row, col], style.label(alg, None), g, x, y,
+                                     panel=TIMESERIES_COLUMNS[col][0])
+        for col, (title, metric) in enumerate(TIMESERIES_COLUMNS):
+            ax = axes[row, col]
+            _paper_levels(ax, numbers, study, metric, _params(tables, study, v), f"{lab(v)} | {title}")
+            if metric != "latency_max_s":
+                ax.set_ylim(bottom=0)
+            ax.tick_params(labelsize=9)
+        axes[row, 0].set_ylabel(lab(v), fontsize=10, fontweight="bold")
+    for col, (title, _) in enumerate(TIMESERIES_COLUMNS):
+        axes[0, col].set_title(title, fontsize=10)
+        axes[-1, col].set_xlabel("time (s)")
+    fig.suptitle(WINDOWS[window], fontsize=11, y=1.0, va="top")
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.62 / height))
+    _legend(fig, 1 - 0.28 / height)
     return fig
 
 
-def _errorbars(ax, d, key, vals, categorical, j, alg):
-    """One algorithm's means with 95% CI at the swept values; categories side by side."""
+def _errorbars(ax, d, key, vals, categorical, j, alg, panel):
+    """One algorithm's means with 95% CI (cut at 0) at the swept values; categories side by side."""
     g = d[d["algorithm"] == alg]
     g = g.set_index(g[key].astype(str)).reindex([str(v) for v in vals]).reset_index(drop=True)
-    x = (np.arange(len(vals)) + 0.12 * (j - 1)) if categorical else np.array(vals, dtype=float)
-    ax.errorbar(x, g["mean"], yerr=[g["mean"] - g["ci_low"], g["ci_high"] - g["mean"]],
-                color=style.PALETTE[alg], marker="o", ms=3.5, lw=1.1, capsize=2.5, label=style.label(alg, None))
+    x = (np.arange(len(vals)) + 0.15 * (j - 1)) if categorical else np.array(vals, dtype=float)
+    lo = g["ci_low"].clip(lower=0)
+    ax.errorbar(x, g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]],
+                color=style.PALETTE[alg], marker="o", ms=4, lw=1.2, capsize=2.5, label=style.label(alg, None))
+    figure_series.record(ax, style.label(alg, None), g, vals, g["mean"], lo,
+                         g["ci_high"], along=key, panel=panel)
 
 
-def _flat_ylim(ax):
-    """(Nearly) identical values: a +-5% range, so they look identical instead of magnified noise."""
+def _ylim(ax):
+    """(Nearly) identical values: a +-5% range, so they look identical instead of magnified noise; never
+    below 0 (every metric here is a count, rate, delay or share)."""
     lo, hi = ax.get_ylim()
     mid = (lo + hi) / 2
     if hi - lo < 0.02 * abs(mid):
         ax.set_ylim(mid - 0.05 * abs(mid), mid + 0.05 * abs(mid))
+    if ax.get_ylim()[0] < 0:
+        ax.set_ylim(bottom=0)
 
 
-def summary_plot(tables: pd.DataFrame, study: str, metrics=None, logx=None):
-    """Each metric against the swept parameter, mean with 95% CI over seeds; one row per window."""
+def plot_metrics(study: str, numbers: pd.DataFrame) -> dict:
+    """PLOT_METRICS, and every other metric the paper states a number of for `study`."""
+    extra = [] if numbers is None or numbers.empty else numbers.loc[numbers["study"] == study, "metric"]
+    return {**PLOT_METRICS, **{m: SUMMARY_METRICS[m] for m in extra if m in SUMMARY_METRICS}}
+
+
+def _paper_at_categories(ax, numbers, tables, study, metric, vals, panel) -> None:
+    """The paper's numbers of `metric` at each category where they hold, at their algorithm's position."""
+    for i, v in enumerate(vals):
+        for j, alg in enumerate(ALGS):
+            for _, r in paper_values.select(numbers, study, metric, alg, **_params(tables, study, v)).iterrows():
+                paper_values.mark(ax, r, x=i + 0.15 * (j - 1), at=v, width=0.13, panel=panel)
+
+
+def summary_plot(tables: pd.DataFrame, study: str, numbers=None, logx=None):
+    """Each metric (rows) against the swept parameter, mean with 95% CI over seeds; left window 20, right
+    no cap; the paper's stated numbers in grey."""
     import matplotlib.pyplot as plt
 
-    metrics = PLOT_METRICS if metrics is None else metrics
+    metrics = plot_metrics(study, numbers)
     logx = study in LOG_X if logx is None else logx
     key, (lab, xlabel) = claims_ns2.SWEEPS[study], SWEEP_LABELS[study]
+    tick = TICK_LABELS.get(study, lab)
     vals = values_of(tables, study)
     categorical = not all(isinstance(v, (int, float, np.integer, np.floating)) for v in vals) or key == "flows"
     d = at_figure_flows(tables[(tables["study"] == study)], tables, study)
-    fig, axes = plt.subplots(2, len(metrics), figsize=(2.9 * len(metrics), 5.6), squeeze=False, sharex=True)
-    for row, window in enumerate(WINDOWS):
-        for col, (metric, ylab) in enumerate(metrics.items()):
-            ax = axes[row, col]
+    height = 2.0 * len(metrics) + 1.0
+    fig, axes = plt.subplots(len(metrics), 2, figsize=(9.6, height), squeeze=False, sharex=True)
+    for col, window in enumerate(WINDOWS):
+        for row, (metric, ylab) in enumerate(metrics.items()):
+            ax, panel = axes[row, col], f"{WINDOWS[window]} | {ylab}"
             dm = d[(d["window"] == window) & (d["metric"] == metric)]
             for j, alg in enumerate(ALGS):
-                _errorbars(ax, dm, key, vals, categorical, j, alg)
+                _errorbars(ax, dm, key, vals, categorical, j, alg, panel)
             if categorical:
-                ax.set_xticks(range(len(vals)), [lab(v) for v in vals], fontsize=8)
-            elif logx:
-                ax.set_xscale("log")
-            ax.set_ylabel(ylab)
+                _paper_at_categories(ax, numbers, tables, study, metric, vals, panel)
+                ax.set_xticks(range(len(vals)), [tick(v) for v in vals])
+            else:
+                _paper_levels(ax, numbers, study, metric, {k: v for k, v in _params(tables, study, None).items()
+                                                           if k != key}, panel)
+                if logx:
+                    ax.set_xscale("log")
+            ax.set_ylabel(ylab, fontsize=10)
             ax.ticklabel_format(axis="y", useOffset=False, style="plain")
-            _flat_ylim(ax)
-            if row == 1:
+            _ylim(ax)
+            if row == len(metrics) - 1:
                 ax.set_xlabel(xlabel)
-            if col == 0:
-                ax.set_title(WINDOWS[window], fontsize=9, loc="left")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
+        axes[0, col].set_title(WINDOWS[window], fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / height))
+    _legend(fig)
     return fig
-
-
-def _summary_rows(tables: pd.DataFrame, study: str) -> pd.DataFrame:
-    return tables[(tables["study"] == study) & tables["metric"].isin(SUMMARY_METRICS)]
-
-
-def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
-    """One row per (window, swept value, flow count where the study sweeps it too, algorithm), one
-    column per metric: 'mean [CI]'; window 20 first."""
-    flows = ["flows"] if len(flow_counts(tables, study)) > 1 else []
-    index = ["window", claims_ns2.SWEEPS[study], *flows, "algorithm"]
-    wide = chapter_tables.metric_columns(_summary_rows(tables, study), index, SUMMARY_METRICS)
-    return wide.sort_index(level=list(range(len(index) - 1)), ascending=[False] + [True] * (len(index) - 2))
-
-
-def n_seeds(tables: pd.DataFrame, study: str) -> int:
-    return int(_summary_rows(tables, study)["n"].max())
-
-
-def drops(tables: pd.DataFrame) -> pd.DataFrame:
-    """Per study and window: grid points, points where some run dropped a packet, largest mean loss."""
-    lp = tables[tables["metric"] == "loss_pct"]
-    out = (lp.groupby(["study", "window"])
-           .agg(points=("mean", "size"), points_with_drops=("run_max", lambda s: int((s > 0).sum())),
-                max_mean_loss_pct=("mean", "max"))
-           .reset_index().sort_values(["window", "study"], ascending=[False, True]))
-    out["window"] = out["window"].map({20: "20 (NS-2 default)", 0: "0 (no cap)"})
-    return out
-
-
-def verdict_counts(claims: pd.DataFrame) -> pd.DataFrame:
-    """How many claim rows got each verdict, per window setting (window20, nocap); a claim decided at
-    several flow counts (ns2-1..ns2-6: "window20, 3 flows") counts once per count."""
-    window = claims["variant"].str.split(",").str[0].rename("variant")
-    return claims.groupby([window, "verdict"]).size().unstack(fill_value=0)
 
 
 def _source(study: str) -> str:
     return f"Made from `config/studies/{study}.yaml`."
 
 
-def timeseries_section(ch, tables, traces, study: str) -> None:
-    """The first-seed time series of `study` for both windows with captions, or a note that it did
-    not run (said here once; summary_section then stays silent)."""
+def _paper_note(fig) -> str:
+    return f" {PAPER_CAPTION}{paper_values.described(fig)}." if paper_values.drawn(fig) else ""
+
+
+def timeseries_section(ch, tables, traces, study: str, numbers=None) -> None:
+    """The first-seed time series of `study` for both windows with captions and data, or a note that it
+    did not run (said here once; summary_section then stays silent)."""
     if not chapter_tables.ran(tables, study):
         ch.markdown(chapter_tables.not_run(study))
         return
     short, fc = study.removeprefix("ns2_"), flows_caption(tables, study)
     for window in WINDOWS:
-        ch.figure(timeseries(tables, traces, study, window), f"{short}_timeseries_w{window}")
-        ch.caption(f"Figure: cwnd, throughput, latency and packet loss over the 130 s run per algorithm, "
-                   f"{WINDOWS[window]}{', ' + fc if fc else ''}; {TS_CAPTION} Reproduces {PAPER_FIGURES[study]} "
-                   f"of the paper. {_source(study)}")
+        fig = timeseries(tables, traces, study, window, numbers)
+        caption = (f"Figure: cwnd, throughput, latency and packet loss over the run per algorithm, "
+                   f"{WINDOWS[window]}{', ' + fc if fc else ''}; {TS_CAPTION}{_paper_note(fig)} Reproduces "
+                   f"{PAPER_FIGURES[study]} of the paper. {_source(study)}")
+        figure_series.show(ch, fig, f"{short}_timeseries_w{window}", caption, wide=True)
 
 
-def summary_section(ch, tables, study: str) -> None:
+def summary_section(ch, tables, study: str, numbers=None) -> None:
     """The metrics of `study` over all seeds against its swept parameter, and its summary table."""
     if not chapter_tables.ran(tables, study):
         return
-    short = study.removeprefix("ns2_")
-    ch.figure(summary_plot(tables, study), f"{short}_summary")
-    fc = flows_caption(tables, study)
-    ch.caption(f"Figure: {SUMMARY_CAPTION}{' Drawn at ' + fc + '.' if fc else ''} Summarises "
-               f"{PAPER_FIGURES[study]} of the paper over all seeds. {_source(study)}")
+    short, fc = study.removeprefix("ns2_"), flows_caption(tables, study)
+    fig = summary_plot(tables, study, numbers)
+    figure_series.show(ch, fig, f"{short}_summary",
+                       f"Figure: {SUMMARY_CAPTION}{' Drawn at ' + fc + '.' if fc else ''}{_paper_note(fig)} "
+                       f"Summarises {PAPER_FIGURES[study]} of the paper over all seeds. {_source(study)}")
     ch.table(summary_table(tables, study), f"{study}_summary.csv", index=True,
-             note=f"Mean over {n_seeds(tables, study)} seeds with 95% CI; window 20 is NS-2's default cap, 0 no "
-                  f"cap{'; every flow count the study ran' if len(flow_counts(tables, study)) > 1 else ''}. {{link}}. "
+             note=f"Mean over {n_seeds(tables, study)} seeds with 95% CI (cut at 0; one number where every seed "
+                  f"gave the same); window 20 is NS-2's default cap, 0 no cap"
+                  f"{'; every flow count the study ran' if len(flow_counts(tables, study)) > 1 else ''}. {{link}}. "
                   f"{_source(study)}")
+

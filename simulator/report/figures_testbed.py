@@ -1,21 +1,23 @@
-"""Figures and tables of the Wi-Fi testbed chapter (notebooks/testbed.ipynb): the paper's bar charts
-of throughput, RTT, loss and cwnd, its throughput-vs-RTT scatter, the bidirectional runs and one run
-over time (study tb_matrix); the summary over seeds; the sensitivity to our Wi-Fi choices
-(tb_sensitivity) and unresponsive cross traffic (tb_cross_traffic); the numbers the paper quotes as
-the scorecard compared them."""
+"""Figures of the Wi-Fi testbed chapter (notebooks/testbed.ipynb): the report's bar charts of throughput,
+RTT, loss and cwnd with the numbers it states beside ours (reference/testbed/paper_numbers.csv), its
+throughput-vs-RTT scatter, the bidirectional runs and one run over time (study tb_matrix); the
+sensitivity to our Wi-Fi choices (tb_sensitivity) and unresponsive cross traffic (tb_cross_traffic).
+Every plotted series is registered with the grid points it comes from (figure_series), which the tests
+check and the figure's CSV download holds; the chapter's tables are in tables_testbed."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter_tables, claims_view, style
+from simulator.report import chapter_tables, figure_series, paper_values, style, tables_testbed
+from simulator.report.tables_testbed import STUDY, matrix
 
-STUDY, SENS, CROSS = "tb_matrix", "tb_sensitivity", "tb_cross_traffic"
+SENS, CROSS = "tb_sensitivity", "tb_cross_traffic"
 ALGS = ["bbr", "cubic", "reno", "vegas"]
 SETUPS = {"eth_wifi": "ETH-WiFi (sender on Ethernet)", "wifi_wifi": "WiFi-WiFi (both on Wi-Fi)"}
 BACKGROUNDS = {"none": "baseline", "light": "light (8 flows)", "heavy": "heavy (8 flows)"}
 MARKERS = {"eth_wifi": "o", "wifi_wifi": "s"}
-# the paper's bar charts: (metric, axis label, figure name, the paper's figure)
+# the report's bar charts: (metric, axis label, figure name, the report's figure)
 BARS = [
     ("throughput_mean_mbps", "mean throughput (Mbit/s, 1 s intervals)", "throughput", "throughput figure"),
     ("ping_rtt_mean_ms", "mean ping RTT under load (ms)", "rtt", "RTT figure"),
@@ -28,40 +30,29 @@ SERIES = [("throughput_mbps", "throughput (Mbit/s, 1 s)"), ("cwnd", "cwnd (packe
 BIDIR_KINDS = [("unidirectional (baseline)", "uni", "throughput_mean_mbps", ""),
                ("bidir: forward", "bi", "throughput_mean_mbps", "//"),
                ("bidir: reverse", "bi", "reverse_throughput_mbps", "..")]
-METRICS = {
-    "throughput_mean_mbps": "throughput mean (Mbit/s)", "throughput_p90_mbps": "throughput p90 (Mbit/s)",
-    "throughput_p95_mbps": "throughput p95 (Mbit/s)", "ping_rtt_mean_ms": "ping RTT mean (ms)",
-    "ping_rtt_p90_ms": "ping RTT p90 (ms)", "ping_rtt_p95_ms": "ping RTT p95 (ms)",
-    "ping_loss_pct": "ping loss (%)", "cwnd_median_pkts": "cwnd median (packets)", "cwnd_p95_pkts": "cwnd p95 (packets)",
-    "retransmit_pct": "retransmitted / sent (%)", "tcp_rtt_mean_ms": "TCP smoothed RTT mean (ms)",
-    "reverse_throughput_mbps": "reverse throughput (Mbit/s)", "background_throughput_mbps": "background throughput (Mbit/s)",
-}
-BACKGROUND_ORDER = {"none": 0, "light": 1, "heavy": 2, "none (bidirectional)": 3}
 SENS_METRICS = [("throughput_mean_mbps", "throughput (Mbit/s)", False), ("ping_rtt_mean_ms", "ping RTT (ms, log)", True),
                 ("ping_loss_pct", "ICMP ping loss (%)", False), ("cwnd_median_pkts", "median cwnd (packets, log)", True)]
 BUFFER_STYLE = {1000: "-", 100: "--"}        # access point queue (packets) -> line style
 CROSS_METRICS = [("throughput_mean_mbps", "TCP throughput (Mbit/s, 1 s intervals)"),
                  ("ping_rtt_mean_ms", "mean ping RTT under load (ms)")]
-QUOTED_COLUMNS = ["item", "metric", "paper_value", "ours_mean", "ci_low", "ci_high", "run_p025", "run_p975",
-                  "n_seeds", "verdict", "note"]
+PAPER_CAPTION = ("In grey the numbers the report states in its text (a hatched band for a range, a hollow diamond for "
+                 "a single value; reference/testbed/paper_numbers.csv), drawn at the baseline, with which the "
+                 "scorecard compares them (the report does not say which runs they are from): ")
 
 
-def is_bidir(frame: pd.DataFrame) -> pd.Series:
-    return frame["bidir"].astype(str).str.lower().isin(["true", "1", "1.0"])
-
-
-def matrix(frame: pd.DataFrame, bidir: bool | None = None) -> pd.DataFrame:
-    """The tb_matrix rows of `frame`: all, only the unidirectional (bidir False) or bidirectional ones."""
-    d = frame[frame["study"] == STUDY]
-    return d if bidir is None else d[is_bidir(d) == bidir]
-
-
-def _row(d: pd.DataFrame, metric, alg, setup, background=None):
-    """The first row of `metric` for this algorithm and link setup (and background), or None."""
+def _rows(d: pd.DataFrame, metric, alg, setup, background=None) -> pd.DataFrame:
+    """The rows of `metric` for this algorithm and link setup (and background): one, or none."""
     r = d[(d["metric"] == metric) & (d["algorithm"] == alg) & (d["link_setup"] == setup)]
-    if background is not None:
-        r = r[r["background"] == background]
-    return r.iloc[0] if len(r) else None
+    return r if background is None else r[r["background"] == background]
+
+
+def _ci(rows: pd.DataFrame):
+    """mean, CI low (cut at 0: every metric here is a rate, delay, share or count) and high of the first of
+    `rows` (NaN when there is none)."""
+    if rows.empty:
+        return np.nan, np.nan, np.nan
+    r = rows.iloc[0]
+    return r["mean"], max(r["ci_low"], 0.0), r["ci_high"]
 
 
 def n_seeds(tables: pd.DataFrame) -> int:
@@ -69,28 +60,41 @@ def n_seeds(tables: pd.DataFrame) -> int:
     return int(matrix(tables, bidir=False)["n"].max())
 
 
-def bar_chart(tables: pd.DataFrame, metric: str, ylabel: str):
-    """One bar per algorithm (mean, 95% CI) grouped by background; ETH-WiFi left, WiFi-WiFi right."""
+def _paper_bars(ax, numbers, metric, setup, width) -> None:
+    """The report's numbers of `metric` on `setup` at the baseline group, over each algorithm's bar."""
+    for i, alg in enumerate(ALGS):
+        for _, r in paper_values.select(numbers, STUDY, metric, alg, link_setup=setup).iterrows():
+            paper_values.mark(ax, r, x=(i - (len(ALGS) - 1) / 2) * width, at="none", width=width * 0.9,
+                              panel=SETUPS[setup], context=tables_testbed.SETUP_NAMES[setup])
+
+
+def bar_chart(tables: pd.DataFrame, metric: str, ylabel: str, numbers=None):
+    """One bar per algorithm (mean, 95% CI) grouped by background; ETH-WiFi left, WiFi-WiFi right; the
+    report's numbers in grey at the baseline."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     uni = matrix(tables, bidir=False)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     width = 0.8 / len(ALGS)
     for ax, (setup, title) in zip(axes, SETUPS.items()):
         for i, alg in enumerate(ALGS):
-            rows = [_row(uni, metric, alg, setup, bg) for bg in BACKGROUNDS]
-            x = np.arange(len(BACKGROUNDS)) + (i - (len(ALGS) - 1) / 2) * width
-            mean, lo, hi = (np.array([r[c] if r is not None else np.nan for r in rows])
-                            for c in ("mean", "ci_low", "ci_high"))
-            ax.bar(x, mean, width, color=style.PALETTE[alg], label=style.label(alg, None),
-                   yerr=[mean - lo, hi - mean], capsize=2, error_kw={"lw": 0.8})
+            rows = [_rows(uni, metric, alg, setup, bg) for bg in BACKGROUNDS]
+            mean, lo, hi = (np.array(v, dtype=float) for v in zip(*map(_ci, rows)))
+            ax.bar(np.arange(len(BACKGROUNDS)) + (i - (len(ALGS) - 1) / 2) * width, mean, width,
+                   color=style.PALETTE[alg], label=style.label(alg, None), yerr=[mean - lo, hi - mean], capsize=2,
+                   error_kw={"lw": 0.8})
+            figure_series.record(ax, style.label(alg, None), rows, list(BACKGROUNDS), mean, lo, hi,
+                                 along="background", panel=title)
+        _paper_bars(ax, numbers, metric, setup, width)
         ax.set_xticks(np.arange(len(BACKGROUNDS)), list(BACKGROUNDS.values()))
         ax.set_xlabel("background traffic")
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
     axes[0].set_ylabel(ylabel)
     fig.tight_layout()
-    fig.legend(*axes[0].get_legend_handles_labels(), ncol=len(ALGS), loc="lower center",
-               bbox_to_anchor=(0.5, 1.0), fontsize=9)
+    handles = [Patch(color=style.PALETTE[a], label=style.label(a, None)) for a in ALGS]
+    handles += paper_values.handles() if paper_values.drawn(fig) else []
+    fig.legend(handles=handles, ncol=len(handles), loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=10)
     return fig
 
 
@@ -101,7 +105,7 @@ def _scatter_legend(ax) -> None:
     handles += [plt.Line2D([], [], color="black", marker=MARKERS[s], ls="", mfc="white", label=SETUPS[s].split(" ")[0])
                 for s in SETUPS]
     handles += [plt.Line2D([], [], color="black", marker="o", ls="", label="filled: baseline, open: background")]
-    ax.legend(handles=handles, fontsize=8, loc="upper right")
+    ax.legend(handles=handles, fontsize=9, loc="upper right")
 
 
 def throughput_vs_rtt(tables: pd.DataFrame):
@@ -110,17 +114,19 @@ def throughput_vs_rtt(tables: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     uni = matrix(tables, bidir=False)
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = plt.subplots(figsize=(8, 5))
     for alg in ALGS:
         for setup in SETUPS:
             for bg in BACKGROUNDS:
-                x, y = _row(uni, "ping_rtt_mean_ms", alg, setup, bg), _row(uni, "throughput_mean_mbps", alg, setup, bg)
-                if x is None or y is None:
+                xr, yr = _rows(uni, "ping_rtt_mean_ms", alg, setup, bg), _rows(uni, "throughput_mean_mbps", alg, setup, bg)
+                if xr.empty or yr.empty:
                     continue
-                ax.errorbar(x["mean"], y["mean"], xerr=[[x["mean"] - x["ci_low"]], [x["ci_high"] - x["mean"]]],
-                            yerr=[[y["mean"] - y["ci_low"]], [y["ci_high"] - y["mean"]]], fmt=MARKERS[setup],
+                (x, xlo, xhi), (y, ylo, yhi) = _ci(xr), _ci(yr)
+                ax.errorbar(x, y, xerr=[[x - xlo], [xhi - x]], yerr=[[y - ylo], [yhi - y]], fmt=MARKERS[setup],
                             color=style.PALETTE[alg], ms=6, mfc=style.PALETTE[alg] if bg == "none" else "white",
                             capsize=2, lw=0.8)
+                figure_series.record(ax, f"{style.label(alg, None)}, {setup}, {bg}", pd.concat([xr, yr]), x, y,
+                                     ylo, yhi, panel="throughput (Mbit/s) against ping RTT (ms)")
     _scatter_legend(ax)
     ax.set_xscale("log")
     ax.set_xlabel("mean ping RTT under load (ms, log scale)")
@@ -129,16 +135,16 @@ def throughput_vs_rtt(tables: pd.DataFrame):
     return fig
 
 
-def _bidir_points(tables: pd.DataFrame):
-    """(setup, kind index, kind, hatch, algorithm index, algorithm, table row) of every bar of the
+def bidir_points(tables: pd.DataFrame):
+    """(setup, kind index, kind, hatch, algorithm index, algorithm, table rows) of every bar of the
     bidirectional figure: baseline, forward and reverse throughput of the algorithms run both ways."""
     frames = {"uni": matrix(tables, bidir=False), "bi": matrix(tables, bidir=True)}
     algs = [a for a in ALGS if a in set(frames["bi"]["algorithm"])]
     for setup in SETUPS:
         for j, (kind, which, metric, hatch) in enumerate(BIDIR_KINDS):
             for i, alg in enumerate(algs):
-                r = _row(frames[which], metric, alg, setup, "none" if which == "uni" else None)
-                if r is not None:
+                r = _rows(frames[which], metric, alg, setup, "none" if which == "uni" else None)
+                if not r.empty:
                     yield setup, j, kind, hatch, i, alg, r
 
 
@@ -147,30 +153,27 @@ def bidirectional(tables: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     algs = [a for a in ALGS if a in set(matrix(tables, bidir=True)["algorithm"])]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     ax_of = dict(zip(SETUPS, axes))
     width = 0.8 / len(BIDIR_KINDS)
-    for setup, j, _, hatch, i, alg, r in _bidir_points(tables):
-        ax_of[setup].bar(i + (j - 1) * width, r["mean"], width, color=style.PALETTE[alg], hatch=hatch,
-                         edgecolor="white", yerr=[[r["mean"] - r["ci_low"]], [r["ci_high"] - r["mean"]]], capsize=2,
-                         error_kw={"lw": 0.8})
+    for setup, j, kind, hatch, i, alg, r in bidir_points(tables):
+        mean, lo, hi = _ci(r)
+        ax_of[setup].bar(i + (j - 1) * width, mean, width, color=style.PALETTE[alg], hatch=hatch,
+                         edgecolor="white", yerr=[[mean - lo], [hi - mean]], capsize=2, error_kw={"lw": 0.8})
+        figure_series.record(ax_of[setup], f"{style.label(alg, None)}, {kind}", r, kind, mean, lo, hi,
+                             panel=SETUPS[setup])
     for ax, title in zip(axes, SETUPS.values()):
         ax.set_xticks(range(len(algs)), [style.label(a, None) for a in algs])
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
     axes[0].set_ylabel("mean throughput (Mbit/s)")
     axes[0].legend(handles=[plt.Rectangle((0, 0), 1, 1, fc="grey", hatch=h, ec="white", label=k)
-                            for k, _, _, h in BIDIR_KINDS], fontsize=8)
+                            for k, _, _, h in BIDIR_KINDS], fontsize=9)
     fig.tight_layout()
     return fig
 
 
 def bidirectional_table(tables: pd.DataFrame) -> pd.DataFrame:
-    """The bars of the bidirectional figure as 'mean [CI]' (Mbit/s): rows setup x algorithm, columns flow."""
-    rows = [{"link setup": setup, "algorithm": style.label(alg, None), "flow": kind,
-             "throughput (Mbit/s)": f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"}
-            for setup, _, kind, _, _, alg, r in _bidir_points(tables)]
-    return pd.DataFrame(rows).pivot_table(index=["link setup", "algorithm"], columns="flow",
-                                          values="throughput (Mbit/s)", aggfunc="first")
+    return tables_testbed.bidirectional_table(bidir_points(tables))
 
 
 def first_seed(traces: pd.DataFrame) -> int:
@@ -183,7 +186,7 @@ def time_series(traces: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     uni, seed = matrix(traces, bidir=False), first_seed(traces)
-    fig, axes = plt.subplots(len(SERIES), 2, figsize=(11, 7.5), sharex=True)
+    fig, axes = plt.subplots(len(SERIES), 2, figsize=(10, 7.5), sharex=True)
     for col, (setup, title) in enumerate(SETUPS.items()):
         for alg in ALGS:
             g = uni[(uni["algorithm"] == alg) & (uni["link_setup"] == setup)
@@ -191,37 +194,26 @@ def time_series(traces: pd.DataFrame):
             for row, (col_name, ylabel) in enumerate(SERIES):
                 axes[row, col].plot(g["t"], g[col_name], color=style.PALETTE[alg], lw=1.1, label=style.label(alg, None))
                 axes[row, col].set_ylabel(ylabel)
-        axes[0, col].set_title(title, fontsize=9)
+                figure_series.record(axes[row, col], style.label(alg, None), g, g["t"], g[col_name],
+                                     panel=ylabel)
+        axes[0, col].set_title(title, fontsize=10)
         axes[-1, col].set_xlabel("time (s)")
     for row in range(len(SERIES)):
         top = max(axes[row, 0].get_ylim()[1], axes[row, 1].get_ylim()[1])
         for col in range(2):
             axes[row, col].set_ylim(0, top)
-    axes[0, 0].legend(ncol=4, fontsize=8)
+    axes[0, 0].legend(ncol=4, fontsize=10)
     fig.tight_layout()
     return fig
 
 
-def _summary_rows(tables: pd.DataFrame) -> pd.DataFrame:
-    """tb_matrix rows of METRICS that have a mean; bidirectional runs as background 'none (bidirectional)'."""
-    d = matrix(tables)
-    d = d[d["metric"].isin(METRICS)].copy()
-    d["background"] = np.where(is_bidir(d), "none (bidirectional)", d["background"].astype(str))
-    return d[d["mean"].notna()]
+def _sens_legend(fig) -> None:
+    """Colours for the algorithms, line styles for the access point's queue."""
+    import matplotlib.pyplot as plt
 
-
-def summary(tables: pd.DataFrame) -> pd.DataFrame:
-    """One row per (link setup, background, algorithm), one column per metric: 'mean [CI]'; blank where
-    the metric does not apply (e.g. reverse throughput of a unidirectional run)."""
-    wide = chapter_tables.metric_columns(_summary_rows(tables), ["link_setup", "background", "algorithm"], METRICS)
-    alg_order = {a: i for i, a in enumerate(ALGS)}
-    wide = wide.sort_index(key=lambda ix: ix.map(BACKGROUND_ORDER) if ix.name == "background" else
-                           (ix.map(alg_order) if ix.name == "algorithm" else ix))
-    return wide.fillna("")
-
-
-def summary_seeds(tables: pd.DataFrame) -> int:
-    return int(_summary_rows(tables)["n"].max())
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in ALGS]
+    handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{buf}-packet queue") for buf, ls in BUFFER_STYLE.items()]
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, 1.0))
 
 
 def sensitivity(tables: pd.DataFrame):
@@ -231,7 +223,7 @@ def sensitivity(tables: pd.DataFrame):
 
     sens = tables[tables["study"] == SENS]
     bgs = [b for b in ("none", "heavy") if b in set(sens["background"])]
-    fig, axes = plt.subplots(len(SENS_METRICS), len(bgs), figsize=(10.5, 10), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(len(SENS_METRICS), len(bgs), figsize=(10, 10), sharex=True, squeeze=False)
     for col, bg in enumerate(bgs):
         for row, (metric, ylabel, logy) in enumerate(SENS_METRICS):
             ax = axes[row, col]
@@ -241,40 +233,34 @@ def sensitivity(tables: pd.DataFrame):
                              & (sens["ap_buffer_pkts"] == buf)].sort_values("loss_pct")
                     if g.empty:
                         continue
-                    ax.errorbar(g["loss_pct"], g["mean"], yerr=[g["mean"] - g["ci_low"], g["ci_high"] - g["mean"]],
-                                color=style.PALETTE[alg], ls=ls, marker="o", ms=3.5, capsize=2,
-                                label=f"{style.label(alg, None)}, {buf}-packet queue")
+                    lo = g["ci_low"].clip(lower=0)
+                    ax.errorbar(g["loss_pct"], g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]],
+                                color=style.PALETTE[alg], ls=ls, marker="o", ms=3.5, capsize=2)
+                    figure_series.record(ax, f"{style.label(alg, None)}, {buf}-packet queue", g, g["loss_pct"],
+                                         g["mean"], lo, g["ci_high"], along="loss_pct",
+                                         panel=f"{BACKGROUNDS.get(bg, bg)} | {ylabel}")
             if logy:
                 ax.set_yscale("log")
             ax.set_ylabel(ylabel)
             if row == 0:
-                ax.set_title("baseline" if bg == "none" else "heavy background (8 CUBIC flows)", fontsize=9)
+                ax.set_title("baseline" if bg == "none" else "heavy background (8 CUBIC flows)", fontsize=10)
             if row == len(SENS_METRICS) - 1:
                 ax.set_xlabel("residual Wi-Fi loss per wireless hop (%)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=7.5, bbox_to_anchor=(0.5, 1.0))
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    _sens_legend(fig)
     return fig
 
 
-def sensitivity_table(tables: pd.DataFrame) -> pd.DataFrame:
-    """The sensitivity figure's points as 'mean [CI]' (3 digits), one column per metric."""
-    metrics = [m for m, _, _ in SENS_METRICS]
-    d = tables[(tables["study"] == SENS) & tables["metric"].isin(metrics)]
-    return chapter_tables.metric_columns(d, ["background", "ap_buffer_pkts", "loss_pct", "algorithm"],
-                                         sorted(metrics), digits=3)  # metric-name order, as the download had
-
-
 def sensitivity_section(ch, tables) -> None:
-    """The sensitivity figure and its table (download only), or a note that tb_sensitivity did not run."""
-    caption = ("Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's queue "
-               "(solid 1000 packets, dashed 100); mean over 10 seeds with 95% CI. Not a figure of the paper: a check "
-               "of how much our two unmeasured parameters decide the testbed's throughput, RTT, loss and cwnd "
-               "figures. Made from `config/studies/tb_sensitivity.yaml`.")
-    if chapter_tables.figure_if_ran(ch, tables, SENS, sensitivity, "sensitivity", caption):
-        ch.save_download(sensitivity_table(tables), "testbed_sensitivity.csv", index=True)
-        ch.markdown(f"{ch.download_link('testbed_sensitivity.csv', 'Download the sensitivity table as CSV')} "
-                    "(mean [95% CI] over 10 seeds). Made from `config/studies/tb_sensitivity.yaml`.")
+    """The sensitivity figure with its data, or a note that tb_sensitivity did not run."""
+    if not chapter_tables.ran(tables, SENS):
+        ch.markdown(chapter_tables.not_run(SENS))
+        return
+    figure_series.show(ch, sensitivity(tables), "sensitivity",
+                       "Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's "
+                       "queue (solid 1000 packets, dashed 100); mean over 10 seeds with 95% CI (cut at 0). Not a "
+                       "figure of the report: a check of how much our two unmeasured parameters decide the "
+                       "testbed's throughput, RTT, loss and cwnd figures. Made from `config/studies/tb_sensitivity.yaml`.")
 
 
 def _cross_bars(ax, ct, metric, cases) -> None:
@@ -282,11 +268,12 @@ def _cross_bars(ax, ct, metric, cases) -> None:
     for i, alg in enumerate(ALGS):
         g = [ct[(ct["metric"] == metric) & (ct["algorithm"] == alg) & (ct["cross_mode"] == m)
                 & (ct["cross_mbps"] == load)] for m, load in cases]
-        mean = [float(x["mean"].iloc[0]) if len(x) else np.nan for x in g]
-        lo = [float(x["mean"].iloc[0] - x["ci_low"].iloc[0]) if len(x) else 0 for x in g]
-        hi = [float(x["ci_high"].iloc[0] - x["mean"].iloc[0]) if len(x) else 0 for x in g]
-        ax.bar(np.arange(len(cases)) + (i - (len(ALGS) - 1) / 2) * width, mean, width, yerr=[lo, hi],
-               capsize=2, color=style.PALETTE[alg], label=style.label(alg, None))
+        mean, lo, hi = (np.array(v, dtype=float) for v in zip(*map(_ci, g)))
+        ax.bar(np.arange(len(cases)) + (i - (len(ALGS) - 1) / 2) * width, mean, width,
+               yerr=[np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)], capsize=2, color=style.PALETTE[alg],
+               label=style.label(alg, None))
+        figure_series.record(ax, style.label(alg, None), g, [f"{m} {load:g} Mbit/s" for m, load in cases],
+                             mean, lo, hi, along=("cross_mode", "cross_mbps"))
 
 
 def cross_traffic(tables: pd.DataFrame):
@@ -295,33 +282,36 @@ def cross_traffic(tables: pd.DataFrame):
 
     ct = tables[tables["study"] == CROSS]
     cases = [(m, load) for m in ("poisson", "onoff") for load in sorted(ct["cross_mbps"].unique())]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for ax, (metric, ylabel) in zip(axes, CROSS_METRICS):
         _cross_bars(ax, ct, metric, cases)
         ax.set_xticks(range(len(cases)), [f"{m}\n{load:g} Mbit/s" for m, load in cases])
         ax.set_xlabel("UDP-like cross traffic (mean load)")
         ax.set_ylabel(ylabel)
-    axes[0].legend(ncol=2)
+    axes[0].legend(ncol=2, fontsize=10)
     fig.tight_layout()
     return fig
 
 
 def cross_traffic_section(ch, tables) -> None:
-    """The cross-traffic figure, or a note that tb_cross_traffic did not run."""
-    chapter_tables.figure_if_ran(
-        ch, tables, CROSS, cross_traffic, "cross_traffic",
-        "Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross traffic at 10 "
-        "and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI. Not a figure of the paper. "
-        "Made from `config/studies/tb_cross_traffic.yaml`.")
+    """The cross-traffic figure with its data, or a note that tb_cross_traffic did not run."""
+    if not chapter_tables.ran(tables, CROSS):
+        ch.markdown(chapter_tables.not_run(CROSS))
+        return
+    figure_series.show(ch, cross_traffic(tables), "cross_traffic",
+                       "Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross "
+                       "traffic at 10 and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI "
+                       "(cut at 0). Not a figure of the report. Made from `config/studies/tb_cross_traffic.yaml`.")
 
 
-def quoted_numbers(scorecard, notes, claims_file) -> pd.DataFrame:
-    """The scorecard's rows of the numbers the paper quotes (items like 'RTT wifi_wifi bbr (tb-3)',
-    paper values in claims_testbed.QUOTED) with their notes: every testbed row that is not a claim."""
-    card = pd.read_csv(scorecard) if not isinstance(scorecard, pd.DataFrame) else scorecard
-    note = pd.read_csv(notes) if not isinstance(notes, pd.DataFrame) else notes
-    claims = claims_view.claim_texts(claims_file, "testbed")
-    rows = card[(card["paper"] == "testbed") & ~card["item"].isin(claims)]
-    rows = rows.drop(columns=["note"], errors="ignore")       # empty for a quoted number: the notes file has it
-    rows = rows.merge(note, on=["item", "variant", "verdict"], how="left")
-    return rows[[c for c in QUOTED_COLUMNS if c in rows.columns]].reset_index(drop=True)
+def bars_section(ch, tables, numbers, source: str) -> None:
+    """The report's four bar charts, each with its caption and data."""
+    for metric, ylabel, name, what in BARS:
+        fig = bar_chart(tables, metric, ylabel, numbers)
+        paper = f" {PAPER_CAPTION}{paper_values.described(fig)}." if paper_values.drawn(fig) else (
+            " The report states no number for it.")
+        figure_series.show(ch, fig, f"bars_{name}",
+                           f"Figure: {ylabel} per algorithm and background, left ETH-WiFi, right WiFi-WiFi; bars are "
+                           f"means over {n_seeds(tables)} seeds with 95% CIs (cut at 0).{paper} Reproduces the "
+                           f"report's {what}. Light and heavy background are the same 8 CUBIC flows (as in the authors' "
+                           f"scripts). {source}")

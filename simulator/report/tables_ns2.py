@@ -1,0 +1,80 @@
+"""Tables of the NS-2 chapter (notebooks/ns2.ipynb, through figures_ns2): the summary of a study over its
+seeds, where packets are dropped, and the verdict counts of the claims; numbers as number_format writes
+them, units in the headers, algorithms and settings by their names in the text."""
+from __future__ import annotations
+
+import pandas as pd
+
+from simulator.report import claims_ns2, number_format, style
+
+SUMMARY_METRICS = {"cwnd_mean": "cwnd (packets)", "cwnd_cv": "cwnd CV", "throughput_mbps": "throughput, all flows (Mbit/s)",
+                   "throughput_per_flow_mbps": "throughput per flow (Mbit/s)", "latency_mean_s": "mean latency (s)",
+                   "latency_max_s": "max latency (s)", "loss_pct": "loss (%)", "timeouts": "timeouts (per run)"}
+# index level -> header with unit
+INDEX_NAMES = {"window": "window_ (packets)", "topology": "topology", "flows": "flows", "algorithm": "algorithm",
+               "bandwidth_mbps": "bandwidth (Mbit/s)", "delay_ms": "delay per link (ms)", "queue": "queue"}
+WINDOW_NAMES = {20: "20 (NS-2 default)", 0: "0 (no cap)"}
+SCENARIOS = {"ns2_topology": "1: topology", "ns2_flows": "2: flows", "ns2_bandwidth": "3: bandwidth",
+             "ns2_delay": "4: delay", "ns2_queue": "5: queue"}
+VERDICTS = ["reproduced", "contradicted", "inconclusive", "not_testable"]
+
+
+def flow_counts(tables: pd.DataFrame, study: str) -> list[int]:
+    """The flow counts `study` ran besides its swept parameter (empty for ns2_flows, whose parameter
+    is the count, and for tables without a flows column)."""
+    if claims_ns2.SWEEPS[study] == "flows" or "flows" not in tables:
+        return []
+    return sorted({int(x) for x in tables.loc[tables["study"] == study, "flows"].dropna()})
+
+
+def _summary_rows(tables: pd.DataFrame, study: str) -> pd.DataFrame:
+    return tables[(tables["study"] == study) & tables["metric"].isin(SUMMARY_METRICS)]
+
+
+def _name_values(wide: pd.DataFrame) -> pd.DataFrame:
+    """Index values as the text names them: window 20 (NS-2 default), Reno, DropTail, whole numbers."""
+    names = {"window": WINDOW_NAMES.get, "algorithm": lambda a: style.label(a, None),
+             "queue": lambda q: {"droptail": "DropTail", "fq": "FQ"}.get(q, q)}
+    levels = [wide.index.get_level_values(n).map(names.get(n, number_format.num)) for n in wide.index.names]
+    wide.index = pd.MultiIndex.from_arrays(levels, names=[INDEX_NAMES.get(n, n) for n in wide.index.names])
+    return wide.rename_axis(columns=None)
+
+
+def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
+    """One row per (window, swept value, flow count where the study sweeps it too, algorithm), one
+    column per metric: 'mean [CI]'; window 20 first."""
+    flows = ["flows"] if len(flow_counts(tables, study)) > 1 else []
+    index = ["window", claims_ns2.SWEEPS[study], *flows, "algorithm"]
+    wide = number_format.metric_columns(_summary_rows(tables, study), index, SUMMARY_METRICS)
+    wide = wide.sort_index(level=list(range(len(index) - 1)), ascending=[False] + [True] * (len(index) - 2))
+    return _name_values(wide)
+
+
+def n_seeds(tables: pd.DataFrame, study: str) -> int:
+    return int(_summary_rows(tables, study)["n"].max())
+
+
+def drops(tables: pd.DataFrame) -> pd.DataFrame:
+    """Per study and window: grid points, points where some run dropped a packet, largest mean loss."""
+    lp = tables[tables["metric"] == "loss_pct"]
+    out = (lp.groupby(["study", "window"])
+           .agg(points=("mean", "size"), drops=("run_max", lambda s: int((s > 0).sum())), loss=("mean", "max"))
+           .reset_index().sort_values(["window", "study"], ascending=[False, True]))
+    return pd.DataFrame({
+        "scenario (study)": [f"{SCENARIOS.get(s, s)} ({s})" for s in out["study"]],
+        "window_ (packets)": out["window"].map(WINDOW_NAMES).tolist(),
+        "grid points": out["points"].astype(int).tolist(),
+        "points where a run dropped packets": out["drops"].astype(int).tolist(),
+        "largest mean loss (%)": [number_format.num(v) for v in out["loss"]]})
+
+
+def verdict_counts(claims: pd.DataFrame) -> pd.DataFrame:
+    """How many claim rows got each verdict, per window setting (window20, nocap); a claim decided at
+    several flow counts (ns2-1..ns2-6: "window20, 3 flows") counts once per count."""
+    window = claims["variant"].str.split(",").str[0].rename("setting")
+    counts = claims.groupby([window, "verdict"]).size().unstack(fill_value=0)
+    counts = counts.reindex(columns=VERDICTS, fill_value=0).astype(int)
+    counts["claim rows"] = counts.sum(axis=1)
+    names = {"window20": "window 20 (NS-2 default)", "nocap": "no cap (window 0)"}
+    counts.index = counts.index.map(lambda v: names.get(v, v))
+    return counts.rename(columns=lambda v: v.replace("_", " ")).rename_axis(columns=None).reset_index()

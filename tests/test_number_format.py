@@ -1,0 +1,27 @@
+"""Numbers in the report's tables (simulator/report/number_format.py)."""
+import pandas as pd
+
+from simulator.report import number_format as nf
+
+
+def test_numbers():
+    assert [nf.num(v) for v in (20.0, 0.41912, 1234.5, 5.206e-14, -3e-12, float("nan"), None, "mesh")] == [
+        "20", "0.419", "1234", "0", "0", "–", "–", "mesh"]
+    assert nf.num(0.000123) == "0.000123" and nf.num(2.5, 2) == "2.5"
+
+
+def test_mean_with_ci():
+    assert nf.mean_ci(2.0, 1.0, 3.0) == "2 [1, 3]"
+    assert nf.mean_ci(20.0, 20.0, 20.0) == "20"                # every seed the same: one number
+    assert nf.mean_ci(2.5, -29.27, 34.27) == "2.5 [0, 34.3]"    # cut at 0
+    assert nf.mean_ci(-1.0, -2.0, 0.5, lower=None) == "-1 [-2, 0.5]"
+
+
+def test_metric_columns_and_integers():
+    rows = pd.DataFrame([{"p": p, "metric": m, "mean": 1.23456, "ci_low": 1.0, "ci_high": 2.0}
+                         for p in (2, 1) for m in ("b", "a", "c")])
+    wide = nf.metric_columns(rows, ["p"], {"c": "C (s)", "a": "A (%)"})
+    assert list(wide.columns) == ["C (s)", "A (%)"] and list(wide.index) == [1, 2]
+    assert wide.loc[1, "A (%)"] == "1.23 [1, 2]"
+    ints = nf.integers(pd.DataFrame({"n": [1.0, 2.0], "x": [0.5, 1.0]}))
+    assert ints["n"].dtype.kind == "i" and ints["x"].dtype.kind == "f"
