@@ -9,8 +9,14 @@ One module per idea; the workflow's rules and the notebooks only call these:
     scorecard_mm1    the M/M/1 paper: its 108 published numbers and claims mm1-1..mm1-9
     cwnd_shapes      shapes of cwnd traces for mm1-8: drops, regrowth, concave then convex
     scorecard_qtcol  the QtColFair paper: the authors' numbers and claims qt-1..qt-9
-    claims_common    shared pieces of the per-paper claim modules below
-    claims_mininet, claims_ns2, claims_testbed   those papers' claims
+    claim_engine     the one engine: decides every claim from its decide: block in reference/claims.yaml
+    claim_cells      the cells a claim reads (table rows, scopes, for: values), for the engine
+    claim_spec       checks of the decide blocks before any job (names the claim, key, allowed values)
+    claim_functions  named trace statistics, references and note sentences, one module per paper
+    claim_rule       the one statistical rule (Welch / one-sample t, Holm, deterministic by value)
+    claim_reasons    why a claim did not reproduce (reference/claim_reasons.yaml), beside the verdict
+    claims_common    the command line of the per-paper claim steps below
+    claims_mininet, claims_ns2, claims_testbed   those papers' claim rows (and the testbed's quoted numbers)
     scorecard        merges every paper's rows into results/scorecard.csv (command line)
     claims_view      a chapter's claim rows as the scorecard decided them (chapters never decide)
     chapter          what every chapter notebook does: save figures, captions, tables (with downloads

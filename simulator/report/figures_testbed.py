@@ -251,16 +251,21 @@ def sensitivity(tables: pd.DataFrame):
     return fig
 
 
+def _optional_section(ch, tables, study, draw, name, caption) -> None:
+    """A figure of an optional study with its data, or a note that the study did not run."""
+    if not chapter_tables.ran(tables, study):
+        ch.markdown(chapter_tables.not_run(study))
+        return
+    figure_series.show(ch, draw(tables), name, caption)
+
+
 def sensitivity_section(ch, tables) -> None:
     """The sensitivity figure with its data, or a note that tb_sensitivity did not run."""
-    if not chapter_tables.ran(tables, SENS):
-        ch.markdown(chapter_tables.not_run(SENS))
-        return
-    figure_series.show(ch, sensitivity(tables), "sensitivity",
-                       "Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's "
-                       "queue (solid 1000 packets, dashed 100); mean over 10 seeds with 95% CI (cut at 0). Not a "
-                       "figure of the report: a check of how much our two unmeasured parameters decide the "
-                       "testbed's throughput, RTT, loss and cwnd figures. Made from `config/studies/tb_sensitivity.yaml`.")
+    _optional_section(ch, tables, SENS, sensitivity, "sensitivity",
+                      "Figure: WiFi-WiFi runs against the residual Wi-Fi loss per hop (x) and the access point's "
+                      "queue (solid 1000 packets, dashed 100); mean over 10 seeds with 95% CI (cut at 0). Not a "
+                      "figure of the report: a check of how much our two unmeasured parameters decide the "
+                      "testbed's throughput, RTT, loss and cwnd figures. Made from `config/studies/tb_sensitivity.yaml`.")
 
 
 def _cross_bars(ax, ct, metric, cases) -> None:
@@ -295,13 +300,10 @@ def cross_traffic(tables: pd.DataFrame):
 
 def cross_traffic_section(ch, tables) -> None:
     """The cross-traffic figure with its data, or a note that tb_cross_traffic did not run."""
-    if not chapter_tables.ran(tables, CROSS):
-        ch.markdown(chapter_tables.not_run(CROSS))
-        return
-    figure_series.show(ch, cross_traffic(tables), "cross_traffic",
-                       "Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross "
-                       "traffic at 10 and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI "
-                       "(cut at 0). Not a figure of the report. Made from `config/studies/tb_cross_traffic.yaml`.")
+    _optional_section(ch, tables, CROSS, cross_traffic, "cross_traffic",
+                      "Figure: throughput of the measured TCP flow and ping RTT with Poisson or on-off UDP-like cross "
+                      "traffic at 10 and 25 Mbit/s mean load on the ETH-WiFi path; mean over 10 seeds with 95% CI "
+                      "(cut at 0). Not a figure of the report. Made from `config/studies/tb_cross_traffic.yaml`.")
 
 
 def bars_section(ch, tables, numbers, source: str) -> None:
