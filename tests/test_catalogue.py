@@ -95,7 +95,7 @@ def test_every_algorithm_has_one_colour_and_label_in_the_book():
     for name in catalogue.PUBLISHED:   # the paper's code: its base algorithm's colour, its own label
         base = name.removeprefix("published_")
         assert style.base(name) == base and style.PALETTE[name] == style.PALETTE[base]
-        assert style.LABELS[name] == f"{style.LABELS[base]} (paper's code)"
+        assert style.LABELS[name] == f"{style.LABELS[base]} (model of the paper's code)"
 
 
 SHORT = {

@@ -123,7 +123,7 @@ def test_curve_figure_draws_each_algorithm_once_per_panel(reference):
     fig = m1.curve_figure(curve_tables(), reference, "lambda")
     assert len(fig.axes) == len(style.VARIANTS) * len(style.METRICS)
     for ax, variant in zip(fig.axes, [v for v in style.VARIANTS for _ in style.METRICS]):
-        reno = "Reno (paper's code)" if variant == "as_published" else "Reno"
+        reno = "Reno (model of the paper's code)" if variant == "as_published" else "Reno"
         assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == ["none", reno]
         assert ax.get_lines()[-1].get_color() == style.PALETTE["reno"]   # the paper's Reno: Reno's colour
     # one legend entry per colour
@@ -163,9 +163,9 @@ def test_cwnd_overlay_puts_tahoe_and_reno_together_and_cubic_alone():
     pub = traces()[lambda d: (d["N"] == 300) & (d["seed"] == 1) & (d["variant"] == "as_published")]
     fig = checks.cwnd_overlay(pub, 300)
     assert [[ln.get_label() for ln in ax.get_lines()] for ax in fig.axes] == \
-        [["Tahoe (paper's code)", "Reno (paper's code)"], ["Cubic (paper's code)"]]
+        [["Tahoe (model of the paper's code)", "Reno (model of the paper's code)"], ["Cubic (model of the paper's code)"]]
     fig = checks.cwnd_grid(traces()[lambda d: d["variant"] == "as_published"], "as_published")
-    assert len(fig.axes) == 3 * 2 and fig.axes[2].get_title().startswith("Reno (paper's code), N = 50")
+    assert len(fig.axes) == 3 * 2 and fig.axes[2].get_title().startswith("Reno (model of the paper's code), N = 50")
 
 
 def test_overlay_n_prefers_the_papers_300():

@@ -148,7 +148,7 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
             ax.set_xlabel(style.PARAM_LABELS[sweep])
             ax.set_ylabel(style.METRICS[metric])
             ax.set_title(f"{style.VARIANT_TITLES[variant]}", fontsize=9)
-    # one entry per colour: the as_published row draws the paper's code of each algorithm in its colour
+    # one entry per colour: the as_published row draws our model of the paper's code of each algorithm in its colour
     handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.6, label=style.LABELS[a])
                for a in style.order({style.base(a) for a in df["algorithm"].unique()})]
     handles.append(plt.Line2D([], [], ls="none", marker="o", mfc="white", mec="black", label="paper (Tables V-XIII)"))

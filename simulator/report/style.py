@@ -23,16 +23,16 @@ LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"
           "bbr": "BBR", "vegas": "Vegas", "qtcol": "QtCol", "qtcolfair": "QtColFair"}
 # The M/M/1 paper's published code (catalogue entries published_*, the as_published variant's
 # algorithms): its base algorithm's colour, so a figure reads the same in both variants, and a label
-# that says it is the paper's code ("Reno (paper's code)"); listed after the network algorithms.
+# that says it models the paper's code ("Reno (model of the paper's code)"); listed after the network algorithms.
 PUBLISHED = {p: p.removeprefix("published_") for p in catalogue.PUBLISHED}   # published_reno -> reno
 ALGORITHMS += list(PUBLISHED)
 PALETTE.update({p: PALETTE[b] for p, b in PUBLISHED.items()})
-LABELS.update({p: f"{LABELS[b]} (paper's code)" for p, b in PUBLISHED.items()})
+LABELS.update({p: f"{LABELS[b]} (model of the paper's code)" for p, b in PUBLISHED.items()})
 # QtCol/QtColFair target-RTT factor alpha: one line style per value, the colour stays the algorithm's
 ALPHA_STYLES = {1.1: ":", 1.2: "-", 1.3: "-.", 1.4: (0, (5, 1.5)), 1.5: "--"}
 VARIANTS = ["as_published", "standard"]
 VARIANT_TITLES = {
-    "as_published": "as_published (the paper's code)",
+    "as_published": "as_published (our model of the paper's code)",
     "standard": "standard (ACK-clocked TCP)",
 }
 METRICS = {  # metric -> axis label with unit
