@@ -1,24 +1,16 @@
-"""Small pieces several chapters share that chapter.Chapter does not offer: 'mean [CI low, CI high]'
-table cells and tables of them, the note for a study that did not run."""
+"""Small pieces several chapters share that chapter.Chapter does not offer: tables of
+'mean [CI low, CI high]' cells (written by number_format), the note for a study that did not run."""
 from __future__ import annotations
 
 import pandas as pd
 
-
-def mean_ci(frame: pd.DataFrame, digits: int = 4) -> list:
-    """'mean [ci_low, ci_high]' of each row, `digits` significant digits."""
-    f = f"{{:.{digits}g}}"
-    return [f"{f.format(m)} [{f.format(lo)}, {f.format(hi)}]"
-            for m, lo, hi in zip(frame["mean"], frame["ci_low"], frame["ci_high"])]
+from simulator.report import number_format
 
 
 def metric_columns(rows: pd.DataFrame, index: list, metrics, digits: int = 4) -> pd.DataFrame:
-    """One row per `index` point, one 'mean [CI]' column per metric of long-table `rows`, in the order
-    of `metrics` and renamed by it when it is a dict {metric: column title}."""
-    d = rows.assign(cell=mean_ci(rows, digits))
-    wide = d.pivot_table(index=index, columns="metric", values="cell", aggfunc="first")
-    wide = wide[[m for m in metrics if m in wide.columns]]
-    return wide.rename(columns=metrics) if isinstance(metrics, dict) else wide
+    """One row per `index` point, one 'mean [CI]' column per metric (number_format, the interval as
+    computed: no bound)."""
+    return number_format.metric_columns(rows, index, metrics, digits, lower=None)
 
 
 def ran(tables: pd.DataFrame, study: str) -> bool:

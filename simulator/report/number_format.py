@@ -1,7 +1,10 @@
 """Numbers in the report's tables as a reader wants them: significant digits, integers as integers,
 float noise as the tie it is (5.2e-14 -> 0), a mean with its 95% CI as 'mean [low, high]' (the mean
 alone when every seed gave the same value), the interval cut at the metric's bound (a rate, a delay
-or a count is never below 0), and wide tables of such cells, one column per metric."""
+or a count is never below 0), a difference or a tie, and wide tables of such cells, one column per
+metric. The one place the book's table numbers are written (cells.py and chapter_tables.py use it).
+
+    num(96.40896944, 4) -> '96.41'    num(5.0) -> '5'    difference(96.4, 93.1) -> '+3.3 (+3.5%)'"""
 from __future__ import annotations
 
 import math
@@ -12,16 +15,31 @@ NOISE = 1e-9        # below this a difference or value is float noise: a tie, wr
 
 
 def num(v, digits: int = 3) -> str:
-    """`v` to `digits` significant digits, an integer without decimals and exponent, '–' when missing;
-    text as it is."""
+    """`v` to `digits` significant digits: '–' when missing, text as it is, float noise as 0, an
+    integer without decimals (grouped by thin spaces from 10 000), no exponent between 0.0001 and the
+    integers, an exponent below."""
     if isinstance(v, str):
         return v
     if v is None or pd.isna(v):
         return "–"
     v = 0.0 if abs(v) < NOISE else float(v)
-    if v.is_integer() or abs(v) >= 10 ** digits:
-        return f"{round(v):d}"
-    return f"{v:.{digits}g}"
+    if (v.is_integer() or abs(v) >= 10 ** digits) and abs(v) < 1e15:
+        i = round(v)
+        return f"{i:,}".replace(",", " ") if abs(i) >= 10000 else f"{i:d}"
+    if abs(v) >= 1e-4:
+        text = f"{v:.{digits}g}"
+        return f"{v:.{max(digits - 1 - int(math.floor(math.log10(abs(v)))), 0)}f}" if "e" in text else text
+    return f"{v:.{digits - 1}e}"
+
+
+def difference(ours, paper, digits: int = 3) -> str:
+    """'ours − paper' as '+1.23 (+2.1%)', or 'tie' when the two agree to rounding."""
+    d = ours - paper
+    if abs(d) <= NOISE * max(abs(ours), abs(paper), 1e-300):
+        return "tie"
+    sign = "+" if d > 0 else "−"
+    rel = f" ({sign}{num(abs(100 * d / paper), 2)}%)" if paper else ""
+    return f"{sign}{num(abs(d), digits)}{rel}"
 
 
 def mean_ci(mean, low, high, digits: int = 3, lower: float | None = 0.0) -> str:
@@ -37,12 +55,14 @@ def cells(rows: pd.DataFrame, digits: int = 3, lower: float | None = 0.0) -> lis
     return [mean_ci(m, lo, hi, digits, lower) for m, lo, hi in zip(rows["mean"], rows["ci_low"], rows["ci_high"])]
 
 
-def metric_columns(rows: pd.DataFrame, index: list, metrics: dict, digits: int = 3) -> pd.DataFrame:
+def metric_columns(rows: pd.DataFrame, index: list, metrics, digits: int = 3,
+                   lower: float | None = 0.0) -> pd.DataFrame:
     """One row per `index` point, one 'mean [CI]' column per metric of long-table `rows`, in the order
-    of `metrics` {metric: column title with unit}."""
-    d = rows.assign(cell=cells(rows, digits))
+    of `metrics` and renamed by it when it is a dict {metric: column title with unit}."""
+    d = rows.assign(cell=cells(rows, digits, lower))
     wide = d.pivot_table(index=index, columns="metric", values="cell", aggfunc="first")
-    return wide[[m for m in metrics if m in wide.columns]].rename(columns=metrics)
+    wide = wide[[m for m in metrics if m in wide.columns]]
+    return wide.rename(columns=metrics) if isinstance(metrics, dict) else wide
 
 
 def integers(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """How a figure draws the paper's own values beside ours, the same on every figure: a value as a grey
 hollow marker, a range as a grey hatched band, each with a legend entry that starts with "paper".
 Our results keep the algorithm colours (style.PALETTE); the paper's are never coloured, so the two
-cannot be confused.
+cannot be confused. paper_values draws the numbers tracked in reference/<paper>/paper_numbers.csv
+with this module's grey.
 
     paper_marks.points(ax, [1, 2], [94.7, 50.3], "CUBIC", marker=paper_marks.marker("cubic"))
     paper_marks.band(ax, 40, 480, "CUBIC RTT range")

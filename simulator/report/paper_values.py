@@ -5,7 +5,8 @@ simulator/reference.py): where the paper states each, the study, metric and algo
 the grid points it holds at (`where`: 'flows>1', 'queue=fq', ...; empty when the paper does not say),
 the value or range (low, high) and the paper's words.
 
-Figures draw them in grey, labelled "paper": a range as a hatched band, a single value as a hollow
+Figures draw them as paper_marks does everywhere (its grey, hollow markers, hatched bands, labels
+starting with "paper"): a range as a hatched band, a single value as a hollow
 diamond (at one x) or a dashed line (across the axis, e.g. over time). Tables print them as the paper
 gives them, a range as a range ("25–40 ms"), never its midpoint.
 """
@@ -17,8 +18,8 @@ import pandas as pd
 
 from simulator import reference
 from simulator.report import figure_series, style
+from simulator.report.paper_marks import GREY as COLOR   # the book's one grey for the paper's values
 
-COLOR = "#555555"
 HATCH = "////"
 RANGE_LABEL, VALUE_LABEL = "paper (range)", "paper (value)"
 
