@@ -86,3 +86,12 @@ def test_chapter_writes_downloads_and_figures(tmp_path):
     assert (tmp_path / "fig" / "f.png").exists() and (tmp_path / "fig" / "f.svg").exists()
     assert ch.download_link("x.csv") == '<a href="_static/dl/x.csv" download>Download as CSV</a>'
     assert chapter.files(["b", "a"], "*") == ["b", "a"]
+
+
+def test_claims_table_cuts_the_interval_at_0_and_shows_the_reason_and_every_comparison():
+    rows = pd.DataFrame([{"claim": "mn-1", "the paper says": "CUBIC first.", "variant": "static",
+                          "verdict": "inconclusive", "why": "few seeds", "p_value": 0.3, "metric": "goodput",
+                          "ours_mean": 2.5, "ci_low": -29.27, "ci_high": 34.27, "n_seeds": 2, "note": "a < b"}])
+    html = claims_view.claims_html(rows)
+    assert "2.5 [0, 34.27]" in html and "-29" not in html
+    assert "few seeds" in html and "<details><summary>every comparison</summary>" in html and "a &lt; b" in html

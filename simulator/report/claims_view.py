@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from simulator.report.html_view import BADGE, NOTE_STYLE, fmt
+from simulator.report import number_format
+from simulator.report.html_view import BADGE, NOTE_STYLE
 
 COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
@@ -39,8 +40,11 @@ def _ours(r) -> str:
     """Our headline number with its 95% CI, and what it is ('' when the claim has none)."""
     if pd.isna(r.get("ours_mean")):
         return ""
-    ci = "" if pd.isna(r.get("ci_low")) else f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]"
-    return f"{fmt(r['ours_mean'])}{ci}<br><small>{html.escape(str(r.get('metric', '')))}, {int(r['n_seeds'])} seeds</small>"
+    # every headline metric is a rate, delay, share, count or window: its interval is cut at 0
+    lower = 0.0 if r["ours_mean"] >= 0 else None
+    shown = (number_format.num(r["ours_mean"], 4) if pd.isna(r.get("ci_low")) else
+             number_format.mean_ci(r["ours_mean"], r["ci_low"], r["ci_high"], 4, lower))
+    return f"{shown}<br><small>{html.escape(str(r.get('metric', '')))}, {int(r['n_seeds'])} seeds</small>"
 
 
 def _verdict(r) -> str:
