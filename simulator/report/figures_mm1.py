@@ -8,7 +8,7 @@ import re
 
 import pandas as pd
 
-from simulator.report import chapter
+from simulator.report import chapter, figure_series
 from simulator.report import style
 from simulator.report import scorecard_mm1 as sc
 from simulator.report.html_view import fmt
@@ -141,6 +141,8 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
                 g = d[d["algorithm"] == a].sort_values(sweep)
                 ax.plot(g[sweep], g["mean"], color=style.PALETTE[a], label=style.LABELS[a], lw=1.6)
                 ax.fill_between(g[sweep], g["ci_low"], g["ci_high"], color=style.PALETTE[a], alpha=0.2, lw=0)
+                figure_series.record(ax, style.LABELS[a], g, g[sweep], g["mean"], g["ci_low"], g["ci_high"],
+                                     along=sweep, panel=f"{variant} | {metric}")
                 p = reference[(reference["sweep"] == sweep) & (reference["metric"] == metric)
                               & (reference["algorithm"] == style.base(a))]   # the paper's row of published_x: x
                 if len(p):
@@ -157,6 +159,32 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
     return fig
 
 
+def names(algorithms) -> str:
+    """'Tahoe, Reno and Cubic': the paper's names of `algorithms` (run names allowed), in the book's order."""
+    labels = [style.LABELS[a] for a in style.order({style.base(a) for a in algorithms})]
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+
+
+def by_base(algorithms) -> list:
+    """Run names in the book's order of the algorithms they are the paper's code of."""
+    algorithms = list(algorithms)
+    return sorted(algorithms, key=lambda a: style.order([style.base(x) for x in algorithms]).index(style.base(a)))
+
+
+def drawn_algorithms(df: pd.DataFrame) -> str:
+    """What a curve figure draws, per variant: 'variant `standard`: none and Reno; variant `as_published`
+    (our model of the paper's code of each algorithm, in the algorithm's colour): none and Reno
+    (`published_reno`)'."""
+    parts = []
+    for v in (v for v in style.VARIANTS if v in set(df["variant"])):
+        algs = set(df.loc[df["variant"] == v, "algorithm"])
+        run = by_base(a for a in algs if a != style.base(a))
+        parts.append(f"variant `{v}`" + (" (our model of the paper's code of each algorithm, in the algorithm's "
+                                         "colour)" if v == "as_published" else "") + f": {names(algs)}"
+                     + (f" ({', '.join(f'`{a}`' for a in run)})" if run else ""))
+    return "; ".join(parts)
+
+
 def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sweep: str, table_study: str) -> None:
     """The fine-grid figure of one sweep (`study`) with its caption; a note if the profile skipped it."""
     df = tables[tables["study"] == study]
@@ -167,9 +195,7 @@ def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sw
     ch.save_download(df, f"curve_{sweep}.csv")
     ch.caption(
         f"Figure: throughput, delay and loss vs {greek(sweep)} ({greek(fixed_params(df, sweep))}), mean over seeds "
-        f"with the 95% confidence band, for both model variants (the `as_published` row runs our model of the "
-        f"paper's code of each algorithm, `published_tahoe`, `published_reno`, `published_cubic`, in the algorithm's "
-        f"colour). Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
+        f"with the 95% confidence band, for {drawn_algorithms(df)}. Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
         f"grid; circles are the paper's published numbers. Made from `{study_file(study)}` "
         f"(the table points themselves come from `{study_file(table_study)}`). "
         + ch.download_link(f"curve_{sweep}.csv", "Data as CSV") + ".")

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 
 from simulator.report import chapter
-from simulator.report import mm1k, style
+from simulator.report import figure_series, mm1k, style
 from simulator.report import scorecard_mm1 as sc
-from simulator.report.figures_mm1 import greek, study_file
+from simulator.report.figures_mm1 import by_base, greek, names, study_file
 from simulator.scenarios.mm1_queue import run_name
 
 CWND_ALGS = ("tahoe", "reno", "cubic")  # the paper's Figures 6, 7, 8 (as_published: the published_* code of each)
@@ -47,7 +47,9 @@ def cwnd_grid(tv: pd.DataFrame, variant: str):
                 ax.step(g["t"], g["cwnd"], where="post", color=style.PALETTE[a],
                         lw=1.3 if s == seed0 else 0.7, alpha=1.0 if s == seed0 else 0.3,
                         label=f"{style.LABELS[a]} seed {s}" if s == seed0 else None)
-            _cwnd_axes(ax, f"{style.LABELS[a]}, N = {n}  (Fig. {6 + i}{'ab'[j] if j < 2 else ''})")
+                figure_series.record(ax, f"{style.LABELS[a]} seed {s}", g, g["t"], g["cwnd"], panel=f"{a}, N={n}")
+            fig_no = 6 + CWND_ALGS.index(style.base(a))   # Tahoe 6, Reno 7, Cubic 8, whatever else is traced
+            _cwnd_axes(ax, f"{style.LABELS[a]}, N = {n}  (Fig. {fig_no}{'ab'[j] if j < 2 else ''})")
     fig.suptitle(style.VARIANT_TITLES[variant], y=1.0)
     fig.tight_layout()
     return fig
@@ -63,10 +65,35 @@ def cwnd_overlay(tv: pd.DataFrame, n):
     for ax, algs, fig_no in ((axes[0], ("tahoe", "reno"), 1), (axes[1], ("cubic",), 2)):
         for a in (ran.get(b, b) for b in algs):
             g = tv[tv["algorithm"] == a].sort_values("t")
+            if g.empty:
+                continue                                  # not traced in this profile: the caption says so
             ax.step(g["t"], g["cwnd"], where="post", color=style.PALETTE[a], label=style.LABELS[a], lw=1.3)
+            figure_series.record(ax, style.LABELS[a], g, g["t"], g["cwnd"], panel=f"Fig. {fig_no}")
         _cwnd_axes(ax, f"Fig. {fig_no} analogue, N = {n}")
     fig.tight_layout()
     return fig
+
+
+def cwnd_names(tv: pd.DataFrame) -> str:
+    """'Reno and Cubic' (as_published: '..., our model of the paper's code of each: published_reno, ...'):
+    the traced algorithms of Figures 6-8 that the grid draws."""
+    algs = by_base(a for a in set(tv["algorithm"]) if style.base(a) in CWND_ALGS)
+    run = [a for a in algs if a != style.base(a)]
+    return names(algs) + (f": our model of the paper's code of each, {', '.join(run)}" if run else "")
+
+
+def overlay_names(one: pd.DataFrame) -> str:
+    """'Tahoe (red) and Reno (blue) as in the paper's Figure 1, and Cubic as in its Figure 2', naming only
+    the traced algorithms."""
+    traced = {style.base(a) for a in set(one["algorithm"])}
+    colour = {"tahoe": "red", "reno": "blue", "cubic": "green"}
+    parts = []
+    for algs, fig_no in ((("tahoe", "reno"), 1), (("cubic",), 2)):
+        drawn = [a for a in algs if a in traced]
+        if drawn:
+            parts.append(" and ".join(f"{style.LABELS[a]} ({colour[a]})" for a in drawn)
+                         + f" as in the paper's Figure {fig_no}")
+    return ", and ".join(parts) if parts else "no traced algorithm of the paper's Figures 1 and 2"
 
 
 def overlay_n(traces: pd.DataFrame | None):
@@ -86,10 +113,9 @@ def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
     ch.figure(cwnd_grid(tv, variant), f"cwnd_{variant}")
     ch.save_download(tv, f"cwnd_{variant}.csv")
     ch.caption(
-        f"Figure: congestion window over time, variant `{variant}`, for the short (N={Ns[0]}) and longer "
-        f"(N={Ns[-1]}) flows of the paper's Figures 6-8 (Tahoe, Reno, Cubic"
-        + (": our model of the paper's code of each, published_tahoe, published_reno, published_cubic"
-           if variant == "as_published" else "")
+        f"Figure: congestion window over time, variant `{variant}`, "
+        + (f"for the short (N={Ns[0]}) and longer (N={Ns[-1]}) flows" if len(Ns) > 1 else f"for N={Ns[0]}")
+        + f" of the paper's Figures 6-8 ({cwnd_names(tv)}"
         + f"). The bold line is seed {seed0}; "
         f"faint lines are the other seeds. Made from {_studies(tv)}. "
         + ch.download_link(f"cwnd_{variant}.csv", "Data as CSV") + ".")
@@ -98,7 +124,7 @@ def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
     ch.figure(cwnd_overlay(one, n), f"cwnd_fig1_2_{variant}")
     ch.save_download(one, f"cwnd_fig1_2_{variant}.csv")
     ch.caption(
-        f"Figure: Tahoe (red) and Reno (blue) as in the paper's Figure 1, and Cubic as in its Figure 2; "
+        f"Figure: {overlay_names(one)}; "
         f"variant `{variant}`, N={n}, one seed (no confidence band: a single trajectory). Made from "
         + _studies(one) + ". " + ch.download_link(f"cwnd_fig1_2_{variant}.csv", "Data as CSV") + ".")
 
@@ -139,6 +165,9 @@ def closed_form_figure(cmp: pd.DataFrame):
                             yerr=[d["ours_mean"] - d["ci_low"], d["ci_high"] - d["ours_mean"]],
                             ls="none", marker=marker, ms=4, color=style.PALETTE["none"], mec=shade, capsize=2,
                             label=f"ours, {variant}" if lam == cmp["lambda"].min() else None)
+                if len(d):
+                    figure_series.record(ax, f"ours, {variant}, λ={lam:g}", d, d["K"], d["ours_mean"], d["ci_low"],
+                                         d["ci_high"], along="K", panel=metric)
     axes[0].set_ylabel("blocking probability 100·$P_K$ (%)")
     axes[1].set_ylabel("mean sojourn W (s)")
     for ax in axes:

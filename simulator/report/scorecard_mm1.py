@@ -162,7 +162,8 @@ def analytic_comparison(df: pd.DataFrame) -> pd.DataFrame:
                      "closed_form": cf, "ours_mean": r["mean"], "ci_low": r.ci_low, "ci_high": r.ci_high,
                      "n_seeds": int(r.n), "inside_ci": bool(in_ci), "agree": agree,
                      "sd": r.get("sd", np.nan), "run_p025": r.get("run_p025", np.nan),
-                     "run_p975": r.get("run_p975", np.nan), "tol": tol})
+                     "run_p975": r.get("run_p975", np.nan), "tol": tol,
+                     "study": r["study"], "point": r.get("point")})   # the grid point, for the figure's check
     return pd.DataFrame(rows)
 
 
