@@ -87,11 +87,7 @@ def test_number_rows_inside_outside_missing():
 
 def claim(cid, tables=None, traces=None) -> claim_engine.Decided:
     """Claim `cid` decided by the engine in the paper's one scope (variant ns3_scenario)."""
-    doc = claim_engine.load()
-    spec = next(c for c in doc["claims"] if c["id"] == cid)
-    tables = pd.DataFrame() if tables is None else tables
-    (scope,) = claim_engine.scopes(spec, doc["scoring"], tables)
-    return claim_engine.decide(spec, tables, traces, scope)
+    return claim_engine.decide_by_id(cid, tables, traces)
 
 
 def single_static(qtcol_spread=2, cubic=(1449, 2070, 170, 250), bbr=(345, 690, 40, 80), qtcol_inflight=(400, 500),

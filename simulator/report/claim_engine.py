@@ -458,3 +458,17 @@ def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, do
             rows.append(row)
             notes.append(note)
     return rows, notes
+
+
+def decide_by_id(cid: str, tables: pd.DataFrame | None = None, traces: pd.DataFrame | None = None,
+                 variant: str | None = None, doc: dict | None = None) -> Decided:
+    """Claim `cid` decided in the scope named `variant` (default: the claim's only scope)."""
+    doc = doc or load()
+    spec = next(c for c in doc["claims"] if c["id"] == cid)
+    tables = pd.DataFrame() if tables is None else tables
+    found = scopes(spec, doc.get("scoring", {}), tables)
+    if variant is not None:
+        found = [s for s in found if s.name == variant]
+    if len(found) != 1:
+        raise ValueError(f"claim {cid}: {len(found)} scopes named {variant!r}; name one of its variants")
+    return decide(spec, tables, traces, found[0])

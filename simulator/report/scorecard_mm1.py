@@ -134,12 +134,9 @@ def claim(cid: str, tables: pd.DataFrame | None = None, traces: pd.DataFrame | N
           variant: str | None = None) -> claim_engine.Decided:
     """Claim `cid` decided by the engine from its entry of reference/claims.yaml, for one variant
     (default: the one variant of the rows given)."""
-    doc = claim_engine.load()
-    spec = next(c for c in doc["claims"] if c["id"] == cid)
     tables = pd.DataFrame() if tables is None else tables
     variant = variant or _variant_of(tables if not tables.empty else traces)
-    scope = next(s for s in claim_engine.scopes(spec, doc["scoring"], tables) if s.name == variant)
-    return claim_engine.decide(spec, tables, traces, scope)
+    return claim_engine.decide_by_id(cid, tables, traces, variant)
 
 
 def analytic_comparison(df: pd.DataFrame) -> pd.DataFrame:
