@@ -58,3 +58,26 @@ def test_marks_ranges_as_bands_values_as_diamonds_and_the_caption_names_them():
     assert levels.get_lines()[0].get_linestyle() == "--"
     assert figure_series.frame(levels.figure)["paper_low"].tolist() == [3.0]
     assert not pv.drawn(plt.figure())
+
+
+def test_every_paper_mark_is_drawn_the_book_way():
+    """paper_values draws through paper_marks: every mark is grey, hollow and labelled 'paper...', whatever
+    its kind (band, box, diamond, line), so one legend convention holds across the book."""
+    from matplotlib.colors import to_rgba
+
+    from simulator.report import paper_marks
+
+    greys = {to_rgba(paper_marks.GREY), to_rgba(paper_marks.BAND_GREY)}
+    ax = plt.figure().add_subplot()
+    rng = pd.Series({"low": 2.0, "high": 4.0, "algorithm": "reno", "source": "S", "words": "w", "unit": "ms"})
+    one = rng.copy()
+    one["high"] = 2.0
+    for r, x in [(rng, None), (one, None), (rng, 1.0), (one, 2.0)]:
+        pv.mark(ax, r, x=x)
+    artists = ax.get_lines() + ax.patches
+    assert len(artists) == 4 and all(paper_marks.is_paper(a) for a in artists)
+    for a in artists:
+        edge = a.get_markeredgecolor() if hasattr(a, "get_markeredgecolor") else a.get_edgecolor()
+        assert to_rgba(edge) in greys or to_rgba(a.get_color() if hasattr(a, "get_color") else edge) in greys
+    for patch in ax.patches:
+        assert patch.get_facecolor()[3] == 0 and patch.get_hatch()    # hollow, hatched

@@ -1,8 +1,8 @@
 """How a figure draws the paper's own values beside ours, the same on every figure: a value as a grey
 hollow marker, a range as a grey hatched band, each with a legend entry that starts with "paper".
 Our results keep the algorithm colours (style.PALETTE); the paper's are never coloured, so the two
-cannot be confused. paper_values draws the numbers tracked in reference/<paper>/paper_numbers.csv
-with this module's grey.
+cannot be confused. This is the book's only module that draws the paper's values: paper_values draws
+the numbers tracked in reference/<paper>/paper_numbers.csv through it.
 
     paper_marks.points(ax, [1, 2], [94.7, 50.3], "CUBIC", marker=paper_marks.marker("cubic"))
     paper_marks.band(ax, 40, 480, "CUBIC RTT range")
@@ -41,6 +41,34 @@ def band(ax, lo, hi, what: str = "", hatch: str = HATCHES[0]):
     with plt.rc_context({"hatch.linewidth": 0.6}):
         return ax.axhspan(lo, hi, facecolor="none", edgecolor=BAND_GREY, hatch=hatch, lw=0.8, ls="--",
                           label=label(what), zorder=0.5)
+
+
+def box(ax, x, width, lo, hi, what: str = "", hatch: str = HATCHES[0]):
+    """A range the paper gives at one x position (e.g. beside a bar), as a grey hatched box `width` wide.
+    A patch, not a bar: bars stick the axis to their bottom and hide what is below."""
+    from matplotlib.patches import Rectangle
+
+    with plt.rc_context({"hatch.linewidth": 0.6}):
+        artist = ax.add_patch(Rectangle((x - width / 2, lo), width, hi - lo, facecolor="none", edgecolor=BAND_GREY,
+                                        hatch=hatch, lw=0.8, ls="--", label=label(what), zorder=3))
+    ax.autoscale_view()
+    return artist
+
+
+def line(ax, y, what: str = ""):
+    """A value the paper gives across the whole axis (e.g. over all time), as a grey dashed line."""
+    return ax.axhline(y, color=GREY, ls="--", lw=1.2, label=label(what), zorder=0.5)
+
+
+def legend_handles(range_label: str = "paper: range", value_label: str = "paper: value") -> list:
+    """Legend entries for a figure whose paper marks are not labelled one by one: a hatched band (a range),
+    a hollow diamond on a dashed line (a value)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    return [Patch(facecolor="none", edgecolor=BAND_GREY, hatch=HATCHES[0], ls="--", label=range_label),
+            Line2D([], [], color=GREY, marker="D", ms=7, mfc="none", mec=GREY, mew=1.4, ls="--", lw=1.2,
+                   label=value_label)]
 
 
 def level(ax, y, x0, x1, what: str = "", marker: str = "D", n: int = 6, shift: float = 0.0):

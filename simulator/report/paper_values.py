@@ -5,9 +5,9 @@ simulator/reference.py): where the paper states each, the study, metric and algo
 the grid points it holds at (`where`: 'flows>1', 'queue=fq', ...; empty when the paper does not say),
 the value or range (low, high) and the paper's words.
 
-Figures draw them as paper_marks does everywhere (its grey, hollow markers, hatched bands, labels
-starting with "paper"): a range as a hatched band, a single value as a hollow
-diamond (at one x) or a dashed line (across the axis, e.g. over time). Tables print them as the paper
+Figures draw them through paper_marks, the book's one drawing convention for the paper's values (grey,
+hollow markers, hatched bands, labels starting with "paper"): a range as a hatched band (across the
+axis) or box (at one x), a single value as a hollow diamond (at one x) or a dashed line (across the axis). Tables print them as the paper
 gives them, a range as a range ("25–40 ms"), never its midpoint.
 """
 from __future__ import annotations
@@ -17,11 +17,9 @@ from pathlib import Path
 import pandas as pd
 
 from simulator import reference
-from simulator.report import figure_series, style
-from simulator.report.paper_marks import GREY as COLOR   # the book's one grey for the paper's values
+from simulator.report import figure_series, paper_marks, style
 
-HATCH = "////"
-RANGE_LABEL, VALUE_LABEL = "paper (range)", "paper (value)"
+RANGE_LABEL, VALUE_LABEL = paper_marks.label("range"), paper_marks.label("value")
 
 
 def load(reference_dir, paper) -> pd.DataFrame:
@@ -72,20 +70,15 @@ def mark(ax, row, x=None, at=None, width=0.18, who=None, panel=None, context="")
     band or a dashed line); registered as the figure's data at `at` (the x value the position stands for;
     default x), for the algorithms `who` (default the row's), in `context` (what a caption names it by)."""
     low, high = row["low"], row["high"]
-    label = RANGE_LABEL if high > low else VALUE_LABEL
-    if x is None:
-        if high > low:
-            ax.axhspan(low, high, facecolor="none", edgecolor=COLOR, hatch=HATCH, lw=0.6, label=label, zorder=0.5)
-        else:
-            ax.axhline(low, color=COLOR, ls="--", lw=1.2, label=label, zorder=0.5)
-    elif high > low:       # a patch, not a bar: bars stick the axis to their bottom and hide what is below
-        from matplotlib.patches import Rectangle
-
-        ax.add_patch(Rectangle((x - width / 2, low), width, high - low, facecolor="none", edgecolor=COLOR,
-                               hatch=HATCH, lw=0.8, label=label, zorder=3))
-        ax.autoscale_view()
+    what = "range" if high > low else "value"
+    if x is None and high > low:
+        paper_marks.band(ax, low, high, what)
+    elif x is None:
+        paper_marks.line(ax, low, what)
+    elif high > low:
+        paper_marks.box(ax, x, width, low, high, what)
     else:
-        ax.plot([x], [low], "D", ms=6, mfc="white", mec=COLOR, mew=1.4, ls="", label=label, zorder=4, clip_on=False)
+        paper_marks.points(ax, [x], [low], what)
     who = who or style.label(row["algorithm"], None)
     figure_series.record_paper(ax, f"paper: {who}", low, high, f"{row['source']}: {row['words']}",
                                x if at is None else at, panel, desc=(row["source"], context, text(row), who))
@@ -113,12 +106,7 @@ def described(fig) -> str:
 
 def handles() -> list:
     """Legend entries of the paper's marks: a hatched band (range), a hollow diamond or dashed line (value)."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    return [Patch(facecolor="none", edgecolor=COLOR, hatch=HATCH, label=RANGE_LABEL),
-            Line2D([], [], color=COLOR, marker="D", ms=6, mfc="white", mec=COLOR, mew=1.4, ls="--", lw=1.2,
-                   label=VALUE_LABEL)]
+    return paper_marks.legend_handles(RANGE_LABEL, VALUE_LABEL)
 
 
 def drawn(fig) -> bool:
