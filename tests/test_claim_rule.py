@@ -98,3 +98,11 @@ def test_float_noise_sd_counts_as_deterministic():
     c = rule.greater(row(10.0, 3e-15), row(9.0, 0.0), "a > b")
     assert (c.how, c.p) == ("deterministic", 0.0)
     assert rule.greater(row(10.0, 1e-3), row(9.0, 0.0), "a > b").how == "welch"
+
+
+def test_a_contradiction_shows_the_p_of_its_reversal_not_of_another_comparison():
+    reversed_ = rule.Comparison("a > b", -1.0, 0.001, "welch")
+    unsure = rule.Comparison("c > d", 1.0, 0.4, "welch")
+    d = rule.decide([reversed_, unsure])
+    assert d.verdict == "contradicted" and d.p_value == pytest.approx(0.002)    # Holm: 2 x 0.001
+    assert rule.decide([unsure]).p_value == pytest.approx(0.4)

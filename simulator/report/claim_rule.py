@@ -12,8 +12,10 @@ a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of
 - A row from one seed cannot be tested: p is missing, the comparison cannot hold significantly.
 - The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
   significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
-  for the paper's or the runs it needs are missing (with the reason). Its p_value is the largest
-  adjusted p of its comparisons.
+  for the paper's or the runs it needs are missing (with the reason). Its p_value is the p that
+  decides the verdict: for a contradicted claim the smallest adjusted p of its reversed comparisons
+  (the evidence against the paper), otherwise the largest adjusted p of its comparisons (below 5%
+  exactly when every comparison is significant).
 """
 from __future__ import annotations
 
@@ -153,6 +155,15 @@ class Decision:
         return "; ".join(parts) + "."
 
 
+def _deciding_p(verdict: str, done) -> float:
+    """The p a reader sees beside the verdict: a contradiction's strongest reversal; else the weakest
+    comparison (nan when one cannot be tested)."""
+    if verdict == "contradicted":
+        return min(c.p_adj for c in done if c.reversed)
+    ps = [c.p_adj for c in done]
+    return math.nan if any(math.isnan(p) for p in ps) else max(ps)
+
+
 def decide(comparisons: list[Comparison], not_testable: str = "") -> Decision:
     """The claim's verdict under the rule, with the largest adjusted p and a note listing every
     comparison; `not_testable` (a reason) overrides when our setup or runs cannot stand for the paper's."""
@@ -167,8 +178,7 @@ def decide(comparisons: list[Comparison], not_testable: str = "") -> Decision:
         verdict = "reproduced"
     else:
         verdict = "inconclusive"
-    ps = [c.p_adj for c in done]
-    p_value = math.nan if any(math.isnan(p) for p in ps) else max(ps)
+    p_value = _deciding_p(verdict, done)
     held = sum(c.holds for c in done)
     note = f"{held}/{len(done)} comparisons hold significantly: " + "; ".join(c.describe() for c in done)
     return Decision(verdict, p_value, note, tuple(done))
