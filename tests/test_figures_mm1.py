@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from simulator.report import chapter, figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
-from simulator.report import scorecard_mm1 as sc, style  # noqa: E402
+from simulator.report import paper_marks as pm, scorecard_mm1 as sc, style  # noqa: E402
 from simulator.scenarios.mm1_queue import run_name  # noqa: E402
 
 REFERENCE_CSV = """table,metric,unit,sweep,x,algorithm,value,fixed
@@ -124,12 +124,15 @@ def test_curve_figure_draws_each_algorithm_once_per_panel(reference):
     assert len(fig.axes) == len(style.VARIANTS) * len(style.METRICS)
     for ax, variant in zip(fig.axes, [v for v in style.VARIANTS for _ in style.METRICS]):
         reno = "Reno (model of the paper's code)" if variant == "as_published" else "Reno"
-        assert [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] == ["none", reno]
-        assert ax.get_lines()[-1].get_color() == style.PALETTE["reno"]   # the paper's Reno: Reno's colour
-    # one legend entry per colour
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["none", "Reno", "paper (Tables V-XIII)"]
-    # the paper's numbers: none has throughput at two lambdas, drawn as circles in the throughput panels
-    assert sum(len(ln.get_xdata()) for ln in fig.axes[0].get_lines() if ln.get_marker() == "o") == 2
+        ours = [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith(("_", "paper"))]
+        assert ours == ["none", reno]
+        paper = [ln for ln in ax.get_lines() if pm.is_paper(ln)]     # the book's paper marks: grey, hollow
+        assert all(ln.get_color() == pm.GREY and ln.get_markerfacecolor() == "none" for ln in paper)
+    # one legend entry per colour, then one per algorithm the paper gives numbers for, by marker shape
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["none", "Reno", "paper: none"]   # (no Reno numbers in REFERENCE_CSV)
+    # the paper's numbers: none has throughput at two lambdas, drawn in the throughput panels
+    none = [ln for ln in fig.axes[0].get_lines() if ln.get_label() == "paper: none"]
+    assert sum(len(ln.get_xdata()) for ln in none) == 2 and none[0].get_marker() == pm.marker("none")
     assert m1.fixed_params(curve_tables(), "lambda") == "mu=10, K=5, theta=1, N=500"
 
 

@@ -8,7 +8,7 @@ import re
 
 import pandas as pd
 
-from simulator.report import chapter, figure_series
+from simulator.report import chapter, figure_series, paper_marks as pm
 from simulator.report import style
 from simulator.report import scorecard_mm1 as sc
 from simulator.report.html_view import fmt
@@ -127,7 +127,8 @@ def fixed_params(df: pd.DataFrame, sweep: str) -> str:
 
 def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
     """A row per variant, a column per metric: our mean over the sweep with its 95% CI band, each
-    algorithm once per panel, and the paper's numbers as circles. `df`: one curve study's rows."""
+    algorithm once per panel, and the paper's numbers as the book draws every paper value (paper_marks: grey
+    hollow markers, one shape per algorithm). `df`: one curve study's rows."""
     import matplotlib.pyplot as plt
 
     metrics = [m for m in style.METRICS if m in set(df["metric"])]
@@ -146,14 +147,16 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
                 p = reference[(reference["sweep"] == sweep) & (reference["metric"] == metric)
                               & (reference["algorithm"] == style.base(a))]   # the paper's row of published_x: x
                 if len(p):
-                    ax.plot(p["x"], p["value"], ls="none", marker="o", ms=6, mfc=style.PALETTE[a], mec="black", mew=0.8)
+                    pm.points(ax, p["x"], p["value"], style.LABELS[style.base(a)], pm.marker(style.base(a)))
             ax.set_xlabel(style.PARAM_LABELS[sweep])
             ax.set_ylabel(style.METRICS[metric])
             ax.set_title(f"{style.VARIANT_TITLES[variant]}", fontsize=9)
     # one entry per colour: the as_published row draws our model of the paper's code of each algorithm in its colour
     handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.6, label=style.LABELS[a])
                for a in style.order({style.base(a) for a in df["algorithm"].unique()})]
-    handles.append(plt.Line2D([], [], ls="none", marker="o", mfc="white", mec="black", label="paper (Tables V-XIII)"))
+    published = style.order({style.base(a) for a in df["algorithm"].unique()} & set(reference["algorithm"]))
+    handles += [plt.Line2D([], [], ls="none", marker=pm.marker(a), ms=7, mfc="none", mec=pm.GREY, mew=1.4,
+                           label=pm.label(style.LABELS[a])) for a in published]
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), bbox_to_anchor=(0.5, 1.02))
     fig.tight_layout(rect=(0, 0, 1, 0.96))
     return fig
@@ -196,6 +199,6 @@ def show_curve(ch, tables: pd.DataFrame, reference: pd.DataFrame, study: str, sw
     ch.caption(
         f"Figure: throughput, delay and loss vs {greek(sweep)} ({greek(fixed_params(df, sweep))}), mean over seeds "
         f"with the 95% confidence band, for {drawn_algorithms(df)}. Extends Tables {PAPER_TABLES[sweep]} of the paper to a fine "
-        f"grid; circles are the paper's published numbers. Made from `{study_file(study)}` "
+        f"grid; grey hollow markers are the paper's published numbers, one shape per algorithm. Made from `{study_file(study)}` "
         f"(the table points themselves come from `{study_file(table_study)}`). "
         + ch.download_link(f"curve_{sweep}.csv", "Data as CSV") + ".")
