@@ -126,11 +126,16 @@ def load_outputs(path) -> tuple[tuple, tuple]:
     return tuple(doc["metrics"]), tuple(doc["trace"])
 
 
+SHARED = Path(__file__).parent / "scenarios" / "network.params.yaml"
+
+
 def load_params(path, algorithms=()) -> tuple:
     """A model's PARAMS from its declaration file (simulator/scenarios/<model>.params.yaml): one entry
-    per parameter (name, schema, default, unit, help, must_give, in_grid; no default: required), or
-    `algorithm_param: <algorithm>.<name>` for a parameter an algorithm of the catalogue declares.
-    `enum: algorithms` in a schema stands for the model's own algorithm list."""
+    per parameter (name, schema, default, unit, help, must_give, in_grid; no default: required),
+    `algorithm_param: <algorithm>.<name>` for a parameter an algorithm of the catalogue declares, or
+    `shared: <name>` for one of the packet-network models' common declarations (SHARED), with the
+    entry's own default or help where it gives them.  `enum: algorithms` in a schema stands for the
+    model's own algorithm list."""
     import yaml
 
     from simulator.tcp.cc import catalogue
@@ -141,6 +146,9 @@ def load_params(path, algorithms=()) -> tuple:
             alg, name = e["algorithm_param"].split(".")
             out.append(next(p for p in catalogue.algorithm(alg).params if p.name == name))
             continue
+        if "shared" in e:
+            shared = {x["name"]: x for x in yaml.safe_load(SHARED.read_text())}
+            e = {**shared[e["shared"]], **{k: v for k, v in e.items() if k != "shared"}}
         schema = dict(e.get("schema", {}))
         if schema.get("enum") == "algorithms":
             schema["enum"] = list(algorithms)

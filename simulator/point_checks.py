@@ -1,10 +1,33 @@
 """Per-point checks of a packet-network study (models dumbbell, ns2, testbed), before any job:
 each point's algorithm is one its model runs, its warm-up ends before the run does, its sample
-counts are within the caps (simulator/run_limits.py), and it passes the model's own parameter
+counts are within the caps (simulator/run_limits.py), a study that sets `stack:` does not also
+set a detail to a value that stack contradicts, and each point passes the model's own parameter
 check, exactly as a job would run it."""
 from simulator.registry import scenario
 from simulator.run_limits import sample_problem
-from simulator.study import Study, StudyError, nearest
+from simulator.study import Study, StudyError, format_value, nearest
+from simulator.tcp import stacks
+
+
+def _place(s: Study, key: str) -> str:
+    return f"grid.{key}" if key in s.grid else f"fixed.{key}"
+
+
+def check_stack_details(s: Study, point) -> None:
+    """A study file that sets `stack:` and a detail that contradicts that stack's preset is refused:
+    the stack already fixes the detail (simulator/tcp/stacks.py)."""
+    if "stack" not in s.fixed and "stack" not in s.grid:
+        return
+    stack = point.params["stack"]
+    if stack not in stacks.NAMES:
+        return                               # the model's own check names the allowed stacks
+    given = {k: point.params[k] for k in stacks.DETAILS if k in point.params}
+    for key, value, fixed_by_stack in stacks.contradictions(stack, given):
+        raise StudyError(
+            f"{s.file}: {_place(s, key)}: {key} {format_value(value)} contradicts {_place(s, 'stack')} "
+            f"{stack}, whose preset has {key} {format_value(fixed_by_stack)}: the stack already fixes this "
+            f"detail. Either drop `stack:` to keep the model's default stack with this one change, or drop "
+            f"`{key}:` to keep the {stack} preset")
 
 
 def check_network_points(s: Study) -> None:
@@ -20,6 +43,7 @@ def check_network_points(s: Study) -> None:
             raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model {s.model}"
                              f"{nearest(algorithm, mod.ALGORITHMS)}; allowed values: "
                              f"{', '.join(mod.ALGORITHMS)}")
+        check_stack_details(s, p)
         try:
             full = mod.params_with_defaults(p.params)
         except ValueError as e:

@@ -403,6 +403,12 @@ def _model(name):
     return registry.model(name)
 
 
+def _models_accepting(key: str) -> list:
+    """The models that declare parameter `key`."""
+    from simulator import registry
+    return [m for m in registry.MODELS if key in registry.model(m).names]
+
+
 def _check_keys_declared(s: Study, declared) -> None:
     """Every grid, fixed and exclude key is a parameter the study's model declares: nothing a user
     writes is silently ignored."""
@@ -411,8 +417,11 @@ def _check_keys_declared(s: Study, declared) -> None:
     places += [(f"exclude[{i}].{k}", k) for i, e in enumerate(s.exclude) for k in e]
     for where, k in places:
         if k not in names:
-            raise StudyError(f"{f}: {where}: {k!r} is not a parameter of model {declared.name}{nearest(k, names)}; "
-                             f"allowed keys: {', '.join(names)}")
+            others = _models_accepting(k)
+            accepted = (f"; models that accept {k!r}: {', '.join(others)}" if others
+                        else f"; no model accepts {k!r}")
+            raise StudyError(f"{f}: {where}: {k!r} is not a parameter of model {declared.name}{nearest(k, names)}"
+                             f"{accepted}; allowed keys: {', '.join(names)}")
 
 
 def _check_exclude(s: Study) -> None:

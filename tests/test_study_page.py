@@ -192,3 +192,24 @@ def test_page_writes_its_tables_figures_and_downloads(page, tmp_path, monkeypatc
     assert shown.count("Figure:") == 2 and "against lambda (arrival rate)" in shown
     assert shown.count("my_sweep.yaml") >= 4          # intro, parameters, metrics table, every figure caption
     assert 'class="table-scroll"' in shown and "_static/downloads/study_my_sweep/my_sweep_metrics.csv" in shown
+
+
+def test_parameters_show_the_stack_in_force_when_the_study_leaves_it_to_the_model(tmp_path):
+    text = """study: my_net
+paper: mine
+title: "A dumbbell"
+model: dumbbell
+grid: {algorithm: [reno]}
+fixed: {duration: 2, warmup: 0}
+"""
+    from simulator import registry
+    from simulator.study import load_study
+
+    f = tmp_path / "my_net.yaml"
+    f.write_text(text)
+    page = sp.Page(load_study(f), pd.DataFrame(), registry.model("dumbbell"), {})
+    p = sp.parameters(page).set_index("parameter")
+    assert p.loc["stack", "values"] == "ns3" and p.loc["stack", "set in"] == "model default"
+    page.study.fixed["stack"] = "linux"
+    p = sp.parameters(page).set_index("parameter")
+    assert p.loc["stack", "values"] == "linux" and p.loc["stack", "set in"] == "fixed"

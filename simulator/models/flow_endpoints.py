@@ -15,14 +15,15 @@ def sack_flow(cc, tcp: dict, data_size: int):
 
 def classic_flow(cc, recovery, tcp: dict):
     """NS-2's one-way TCP: a packet budget large enough never to run out (FTP), a receive-window
-    cap, the algorithm's own recovery, and a sink that acknowledges every packet at once."""
+    cap, the algorithm's own recovery, and a cumulative-ACK sink (every packet at once unless the
+    options give a delayed-ACK count).  How an ACK grows the window is the controller's
+    (ack_counting, simulator/tcp/cc/aimd.pyx)."""
     sender = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recovery, rto(tcp),
                        tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
     sender.max_window = int(tcp.get("max_window", 0))
     sender.impatient = bool(tcp.get("impatient", False))
-    sender.per_ack_growth = bool(tcp.get("per_ack_growth", False))
     sender.app_write(sender.n)
-    return sender, SackReceiver(1, 0.2)
+    return sender, SackReceiver(tcp.get("delack_count", 1), tcp.get("delack_timeout", 0.2))
 
 
 def rto(tcp: dict) -> RtoEstimator:

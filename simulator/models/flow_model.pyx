@@ -311,6 +311,11 @@ cdef class FlowModel:
         """Replace the schedule (before run): (t, "rate"|"delay", value[, link ids]) entries."""
         self.schedule = sorted(schedule, key=lambda c: c[0])
 
+    @property
+    def bottleneck_links(self):
+        """(forward, reverse) network ids of the monitored link (the dumbbell's bottleneck)."""
+        return (self.bottleneck_fwd, self.bottleneck_rev)
+
     def link_id(self, a, b):
         """Network id of the one-way link a -> b of the topology."""
         return self.topology.link_id(a, b)

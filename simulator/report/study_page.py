@@ -168,7 +168,8 @@ def point_label(page: Page, values: dict) -> str:
 # --------------------------------------------------------------------------- tables
 def parameters(page: Page) -> pd.DataFrame:
     """One row per parameter the study sets: its values (per grid when several grids differ), whether
-    the grid sweeps it or it is fixed, its unit and meaning."""
+    the grid sweeps it or it is fixed, its unit and meaning; and the TCP stack in force (the
+    model's default, its paper's tool) when the study leaves `stack` to the model."""
     grids = page.study.grids or [page.study.grid]
     rows = []
     for key, values in page.study.grid.items():
@@ -180,6 +181,8 @@ def parameters(page: Page) -> pd.DataFrame:
             text = ", ".join(map(value_text, values))
         rows.append((key, text, "grid (swept)" if len(values) > 1 else "grid"))
     rows += [(key, value_text(v), "fixed") for key, v in page.study.fixed.items()]
+    if "stack" in page.model.names and "stack" not in page.study.grid and "stack" not in page.study.fixed:
+        rows.append(("stack", value_text(page.model.defaults()["stack"]), "model default"))
     out = []
     for key, text, where in rows:
         unit, help_ = param_info(page, key)

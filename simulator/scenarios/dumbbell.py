@@ -6,8 +6,10 @@ algorithm (any network algorithm of simulator/tcp/cc/catalogue/), alpha (qtcol*)
 (bottleneck one-way), access_gbps, access_delay_ms, duration, warmup (excluded from the
 "_warm" metrics), change (static | bandwidth | delay: the paper's schedules), sample_interval,
 device_queue_pkts (extra packets of buffer behind the bottleneck queue, as ns-3's device queue),
-stack (ns3 | linux: whose HyStart/Vegas/BBR details), fluct_interval and fluct_sd (change:
-fluctuating).
+fluct_interval and fluct_sd (change: fluctuating); and the packet-network models' common keys
+(simulator/scenarios/network.params.yaml): stack (ns3, the QtColFair authors' tool, by default;
+linux for the Mininet studies; ns2) and its per-detail keys, mss_bytes, rwnd_pkts, random loss per
+direction and jitter on the bottleneck, capacity_schedule, start_times_s.
 """
 import math
 from pathlib import Path
@@ -16,10 +18,11 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
+from simulator.scenarios import network_keys
+from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 
-MSS = 1448                      # payload bytes; 1502 bytes on the wire with headers and framing
-WIRE = 1502
+HEADERS = 54                    # bytes on the wire besides the payload (mss_bytes 1448: 1502 bytes)
 ACK_WIRE = 66
 # every network algorithm of the catalogue (simulator/tcp/cc/catalogue/); SACK recovery for all
 # but Tahoe, which has no fast recovery and runs the cumulative-ACK sender
@@ -29,7 +32,6 @@ ALGORITHMS = catalogue.names_for(catalogue.Stack("ns3", sack=True))
 PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)"
 DEFAULTS = defaults_of(PARAMS)
-STACKS = ("ns3", "linux")      # whose details of HyStart, Vegas and BBR's RTT input to follow
 CHANGES = ("static", "bandwidth", "delay", "fluctuating")
 # the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
 AUTHOR_BUFFERS = {0.003: 1, 0.05: 17, 0.1: 34, 0.25: 86, 0.5: 172, 0.75: 259, 1: 345, 2: 690,
@@ -38,7 +40,7 @@ AUTHOR_BUFFERS = {0.003: 1, 0.05: 17, 0.1: 34, 0.25: 86, 0.5: 172, 0.75: 259, 1:
 
 def bdp_packets(p):
     base_rtt = 2 * (p["delay_ms"] + 2 * p["access_delay_ms"]) / 1e3
-    return p["bottleneck_mbps"] * 1e6 * base_rtt / (8 * MSS)
+    return p["bottleneck_mbps"] * 1e6 * base_rtt / (8 * p["mss_bytes"])
 
 
 def buffer_packets(p):
@@ -71,33 +73,41 @@ def schedule(p, key=None):
         return [(25.0, "rate", 25e6), (50.0, "rate", 500e6)]
     if p["change"] == "delay":
         return [(25.0, "delay", 0.040), (50.0, "delay", p["delay_ms"] / 1e3)]
+    if p["capacity_schedule"] is not None:
+        return network_keys.rate_changes(p)
     return []
 
 
 def stack(p, key, flow=0):
-    """This model's TCP stack for one flow: ns-3's or Linux's details, SACK sender."""
-    return catalogue.Stack(p["stack"], sack=True, hystart=bool(p["hystart"]), alpha=float(p["alpha"]),
-                           key=key, flow=flow)
+    """This model's TCP stack for one flow: the details of the stack in force (simulator/tcp/stacks.py)."""
+    return stacks.catalogue_stack(stacks.resolve(p), key, flow, float(p["alpha"]))
 
 
 MAX_CLASSIC_PACKETS = 1 << 26   # packets a flow without SACK may send (its sender keeps a send time each)
 
 
-def classic_tcp(p, rate_bps):
-    """Options of a flow without SACK (Tahoe): Linux's initial window, and a packet budget the run
-    cannot exhaust at the fastest rate of its schedule (capped: MAX_CLASSIC_PACKETS)."""
-    budget = int(rate_bps * float(p["duration"]) / (8 * MSS)) * 2 + 1000
-    return {"init_cwnd": 10.0, "packets": min(budget, MAX_CLASSIC_PACKETS)}
+def packet_budget(p, rate_bps):
+    """Packets a flow without SACK may send: more than the run can carry at the fastest rate of its
+    schedule (capped: MAX_CLASSIC_PACKETS)."""
+    budget = int(rate_bps * float(p["duration"]) / (8 * p["mss_bytes"])) * 2 + 1000
+    return min(budget, MAX_CLASSIC_PACKETS)
 
 
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
-    for key, allowed in (("algorithm", ALGORITHMS), ("stack", STACKS), ("change", CHANGES)):
+    for key, allowed in (("algorithm", ALGORITHMS), ("stack", stacks.NAMES), ("change", CHANGES)):
         check_choice(p, key, allowed, "dumbbell")
     if int(p["flows"]) < 1:
         raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")
     check_span(p)
+    network_keys.check(p, "dumbbell", int(p["flows"]))
+    if p["capacity_schedule"] is not None and p["change"] != "static":
+        raise ValueError(f"capacity_schedule and change: {p['change']} both set the bottleneck's schedule; "
+                         "give one of them (change: static with a capacity_schedule)")
+    if not catalogue.algorithm(p["algorithm"]).runs_on(stack(p, "")):
+        raise ValueError(f"algorithm {p['algorithm']!r} needs the SACK sender's rate samples and pacing; "
+                         f"sack: false leaves only cumulative ACKs; allowed: sack: true, or another algorithm")
     return p
 
 
@@ -109,12 +119,16 @@ def run(p, key):
     changes = schedule(p, key)
     fastest = max([p["bottleneck_mbps"] * 1e6] + [v for _, what, v in changes if what == "rate"])
     classic = any(r is not None for r in recs)
+    tcp = network_keys.tcp_options(p, stacks.resolve(p))
+    if classic:
+        tcp["packets"] = packet_budget(p, fastest)
     sim = FlowModel(key, list(ccs), p["bottleneck_mbps"] * 1e6,
                    p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
-                   float(p["sample_interval"]), WIRE, ACK_WIRE, changes,
-                   tcp=classic_tcp(p, fastest) if classic else None,
-                   recoveries=list(recs) if classic else None)
+                   float(p["sample_interval"]), p["mss_bytes"] + HEADERS, ACK_WIRE, changes,
+                   tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"])
+    for link, cfg in network_keys.bottleneck_impairments(p, key, *sim.bottleneck_links).items():
+        sim.configure_link(link, **cfg)
     out = sim.run()
     return summarize(p, out)
 
@@ -144,7 +158,7 @@ def summarize(p, out):
     m = {
         "goodput_mbps": sum(f["goodput_sender_mbps"] for f in flows),          # the authors' way
         "utilization": sum(f["goodput_sender_mbps"] for f in flows) / cap,
-        "goodput_warm_mbps": delivered_warm.sum() * 8 * MSS / span / 1e6 if span > 0 else float("nan"),
+        "goodput_warm_mbps": delivered_warm.sum() * 8 * p["mss_bytes"] / span / 1e6 if span > 0 else float("nan"),
         "median_rtt_ms": float(np.median(rtt)) if rtt.size else float("nan"),
         "p05_rtt_ms": float(np.percentile(rtt, 5)) if rtt.size else float("nan"),
         "p95_rtt_ms": float(np.percentile(rtt, 95)) if rtt.size else float("nan"),
@@ -169,8 +183,8 @@ def summarize(p, out):
     m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
     result = {"metrics": m}
     if p["trace"]:
-        tput = np.diff(deliv, axis=0, prepend=deliv[:1]) * 8 * MSS / p["sample_interval"] / 1e6
-        cum = np.where(t[:, None] > 0, deliv * 8 * MSS / np.maximum(t[:, None], 1e-9) / 1e6, 0)
+        tput = np.diff(deliv, axis=0, prepend=deliv[:1]) * 8 * p["mss_bytes"] / p["sample_interval"] / 1e6
+        cum = np.where(t[:, None] > 0, deliv * 8 * p["mss_bytes"] / np.maximum(t[:, None], 1e-9) / 1e6, 0)
         trace = {"t": t.tolist(), "queue": s[:, 1].tolist(),
                  "jain": [jain(row) if row.sum() > 0 else float("nan") for row in cum]}
         for i in range(n):

@@ -14,7 +14,8 @@ chapter's "parameters we chose" page):
     every link.
   * buffers: NS-2's default queue limit, 50 packets, on every link; DropTail or fair queueing
     (per-flow DRR, NS-2's FQ/DRR) on every link.
-  * TCP: NS-2's one-way agents with their defaults: cumulative ACK per packet (TCPSink), no SACK,
+  * TCP: NS-2's one-way agents with their defaults (`stack: ns2`, simulator/tcp/stacks.py; each
+    detail a key of its own): cumulative ACK per packet (TCPSink), no SACK,
     the window opened per ACK (+1 in slow start, +1/cwnd in congestion avoidance, however many
     packets a stretch ACK covers, as NS-2's opencwnd),
     window_ 20 (a receive-window cap; `window: 0` removes it), windowInit_ 2, minimum RTO 0.2 s,
@@ -24,21 +25,26 @@ chapter's "parameters we chose" page):
   * `flow_pairs: [[src, dst], ...]` (fixed only) replaces the default flows by any host pairs
     of the topology (hosts s0..s{flows-1} and d0).
   * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that
-    seeds sample the flows' relative phase (NS-2 runs are otherwise deterministic).
+    seeds sample the flows' relative phase (NS-2 runs are otherwise deterministic); or at the
+    study's `start_times_s`.
+  * random loss per direction, jitter and a capacity schedule (off by default) act on the
+    monitored link (simulator/scenarios/network_keys.py).
 """
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from simulator.core.rng import Stream
+from simulator.scenarios import network_keys
 from simulator.scenarios import run_summaries as rs
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
+from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 
 # NS-2's one-way TCP agents: no SACK, no pacing. NS-2 has no BBR; an algorithm that needs delivery-rate
 # samples and pacing (BBR) runs on the SACK sender instead, with the same window cap, initial window,
 # timers and a sink that ACKs every packet, so every network algorithm of the catalogue runs here.
-STACK = catalogue.Stack("ns2", sack=False)
 ALGORITHMS = catalogue.NETWORK
 TOPOLOGIES = ("linear", "star", "mesh", "parking_lot")
 QUEUE_ON = ("all", "shared")            # the discipline on every link, or only on the monitored one
@@ -56,7 +62,7 @@ def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
     for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES),
-                         ("queue_on", QUEUE_ON)):
+                         ("queue_on", QUEUE_ON), ("stack", stacks.NAMES)):
         check_choice(p, key, allowed, "ns2")
     if int(p["flows"]) < 1:
         raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")
@@ -74,6 +80,7 @@ def params_with_defaults(params):
                                      f"allowed: {', '.join(hosts)}")
             if src == dst:
                 raise ValueError(f"flow_pairs[{i}]: source and destination are both {src!r}")
+    network_keys.check(p, "ns2", int(p["flows"]))
     if p["bandwidth_mbps"] <= 0 or p["delay_ms"] < 0 or int(p["buffer_pkts"]) < 1:
         raise ValueError("need bandwidth_mbps > 0, delay_ms >= 0, buffer_pkts >= 1 "
                          f"(got {p['bandwidth_mbps']}, {p['delay_ms']}, {p['buffer_pkts']})")
@@ -136,11 +143,11 @@ def build_topology(p):
 
 def controller_and_recovery(p, key, flow):
     """One flow's algorithm on NS-2's one-way agent (no SACK, the algorithm's own recovery), or on
-    the SACK sender for an algorithm the agent cannot carry (BBR)."""
-    stack = catalogue.Stack("ns2", sack=False, key=key, flow=flow)
-    if not catalogue.algorithm(p["algorithm"]).runs_on(stack):
-        stack = catalogue.Stack("ns2", sack=True, key=key, flow=flow)
-    return catalogue.build(p["algorithm"], stack)
+    the SACK sender (sack: true, or an algorithm the agent cannot carry: BBR)."""
+    d = stacks.resolve(p)
+    if not catalogue.algorithm(p["algorithm"]).runs_on(stacks.catalogue_stack(d)):
+        d = replace(d, sack=True)
+    return catalogue.build(p["algorithm"], stacks.catalogue_stack(d, key, flow))
 
 
 def run(p, key):
@@ -150,19 +157,22 @@ def run(p, key):
     n = int(p["flows"])
     topo, ends, monitor = build_topology(p)
     start_rng = Stream(key, "ftp-start")
-    starts = [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
+    starts = p["start_times_s"] or [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
     ccs, recs = zip(*[controller_and_recovery(p, key, i) for i in range(n)])
     bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
-    tcp = {"init_cwnd": float(p["init_cwnd"]), "max_window": int(p["window"]), "packets": bound,
-           "rto_min": float(p["rto_min"]), "rto_initial": float(p["rto_initial"]),
-           "impatient": True, "per_ack_growth": True, "delack_count": 1}
+    tcp = {**stacks.tcp_options(stacks.resolve(p)), "max_window": int(p["window"]), "packets": bound,
+           "impatient": True}
     queued = [] if p["queue"] == "droptail" else \
         topo.link_ids() if p["queue_on"] == "all" else [topo.link_id(*monitor)]
+    links = {link: {"queue": make_queue(p["queue"], int(p["buffer_pkts"]))} for link in queued}
+    fwd, rev = topo.link_id(*monitor), topo.link_id(*reversed(monitor))
+    for link, cfg in network_keys.bottleneck_impairments(p, key, fwd, rev).items():
+        links[link] = {**links.get(link, {}), **cfg}
     sim = FlowModel(key, list(ccs), duration=float(p["duration"]),
                    sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
                    ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
-                   start_times=starts, recoveries=list(recs),
-                   links={link: {"queue": make_queue(p["queue"], int(p["buffer_pkts"]))} for link in queued})
+                   start_times=starts, recoveries=list(recs), links=links,
+                   schedule=network_keys.rate_changes(p) if p["capacity_schedule"] is not None else None)
     return summarize(p, sim.run())
 
 

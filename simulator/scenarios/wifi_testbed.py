@@ -21,14 +21,20 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
     with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
   * optional UDP-like cross traffic on the same path at cross_mbps (mean load): Poisson packets,
     or on-off (exponential on and off periods of mean 0.5 s, twice the load while on).
+  * TCP: Linux's details (`stack: linux`, simulator/tcp/stacks.py; each a key of its own); extra
+    random loss per direction on the access point's hop to the server (loss_fwd_pct: data,
+    loss_rev_pct: ACKs, on top of loss_pct), mss_bytes, rwnd_pkts and start_times_s (one per flow:
+    measured, reverse, background) as in the other network models.
 """
 from pathlib import Path
 
 import numpy as np
 
 from simulator.core.rng import Stream
+from simulator.scenarios import network_keys
 from simulator.scenarios import run_summaries as rs
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
+from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 from simulator.scenarios.dumbbell import MAX_CLASSIC_PACKETS
 
@@ -41,7 +47,8 @@ BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both
 PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "hosts on Ethernet or Wi-Fi behind one access point, with background load and ping"
 DEFAULTS = defaults_of(PARAMS)
-MSS, WIRE, ACK_WIRE, PING_WIRE = 1448, 1514, 66, 98      # Ethernet framing; ping: 56-byte payload
+# Ethernet framing: TCP data is mss_bytes + HEADERS on the wire, UDP cross traffic WIRE; ping: 56-byte payload
+HEADERS, WIRE, ACK_WIRE, PING_WIRE = 66, 1514, 66, 98
 
 
 def params_with_defaults(params):
@@ -49,10 +56,13 @@ def params_with_defaults(params):
     p = with_defaults(DEFAULTS, params)
     for key, allowed in (("algorithm", ALGORITHMS), ("link_setup", LINK_SETUPS),
                          ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS),
-                         ("cross_mode", CROSS_MODES)):
+                         ("cross_mode", CROSS_MODES), ("stack", stacks.NAMES)):
         check_choice(p, key, allowed, "testbed")
-    if p["capacity_schedule"] is not None:
-        capacity_process(p, None)               # raises ValueError naming the bad entry
+    network_keys.check(p, "testbed", len(flow_algorithms(p)))
+    for name in set(flow_algorithms(p)):
+        if not catalogue.algorithm(name).runs_on(stacks.catalogue_stack(stacks.resolve(p))):
+            raise ValueError(f"algorithm {name!r} needs the SACK sender's rate samples and pacing; sack: false "
+                             f"leaves only cumulative ACKs; allowed: sack: true, or another algorithm")
     if p["duration"] <= 2 or p["wifi_mbps"] <= 0 or not 0 <= p["loss_pct"] < 100:
         raise ValueError("need duration > 2 s, wifi_mbps > 0, 0 <= loss_pct < 100 "
                          f"(got {p['duration']}, {p['wifi_mbps']}, {p['loss_pct']})")
@@ -68,9 +78,15 @@ def build_topology(p):
                         p["wired_delay_ms"] / 1e3, p["wifi_delay_ms"] / 1e3, int(p["ap_buffer_pkts"]))
 
 
-def controller(name, key, flow):
-    """(controller, recovery) of one flow: Linux's details, HyStart on, QtCol's alpha 1.2."""
-    return catalogue.build(name, catalogue.Stack("linux", sack=True, hystart=True, alpha=1.2, key=key, flow=flow))
+def controller(name, p, key, flow):
+    """(controller, recovery) of one flow: the details of the stack in force, QtCol's alpha 1.2."""
+    return catalogue.build(name, stacks.catalogue_stack(stacks.resolve(p), key, flow, 1.2))
+
+
+def flow_algorithms(p):
+    """Algorithm of each TCP flow: measured, reverse (bidir), background."""
+    return [p["algorithm"]] + ([p["algorithm"]] if p["bidir"] else []) \
+        + [p["background_cc"]] * BACKGROUNDS[p["background"]]
 
 
 def impairments(topo, p, key):
@@ -79,10 +95,14 @@ def impairments(topo, p, key):
     on an idle link it would stay in its bad state and punish slow senders (Vegas) and ping
     unphysically; fading is a matter of time, not of packets."""
     from simulator.net.impairments import BernoulliLoss, Jitter
-    mean = p["loss_pct"] / 100.0
     j = p["jitter_ms"] / 1e3
+    extra = {topo.link_id("ap", "server"): p["loss_fwd_pct"] / 100.0,
+             topo.link_id("server", "ap"): p["loss_rev_pct"] / 100.0}
     out = {}
     for link in topo.link_ids("wireless"):
+        mean = p["loss_pct"] / 100.0
+        if extra.get(link, 0.0) > 0:        # both drop independently: survive both
+            mean = 1.0 - (1.0 - mean) * (1.0 - extra[link])
         out[link] = {"loss": BernoulliLoss(mean, Stream(key, f"wifi-loss-{link}")) if mean > 0 else None,
                      "jitter": Jitter(j, j, "uniform", Stream(key, f"wifi-jitter-{link}"), False) if j > 0 else None}
     return out
@@ -91,22 +111,9 @@ def impairments(topo, p, key):
 def capacity_process(p, key):
     """The wireless hops' capacity over time: the study's schedule, or the seeded AR(1) process
     (None when capacity_sd is 0 and there is no schedule)."""
-    from simulator.net.impairments import CapacitySchedule, RandomCapacity
+    from simulator.net.impairments import RandomCapacity
     if p["capacity_schedule"] is not None:
-        try:
-            points = [(float(t), float(r) * 1e6) for t, r in p["capacity_schedule"]]
-        except (TypeError, ValueError):
-            raise ValueError(f"capacity_schedule must be a list of [time s, Mbit/s] pairs, "
-                             f"got {p['capacity_schedule']!r}") from None
-        bad = [i for i, (_, r) in enumerate(points) if not r > 0]
-        if bad:
-            raise ValueError(f"capacity_schedule[{bad[0]}]: rate {p['capacity_schedule'][bad[0]][1]!r} "
-                             f"Mbit/s; allowed: rates > 0 Mbit/s")
-        try:
-            return CapacitySchedule(points)
-        except ValueError as e:
-            raise ValueError(f"capacity_schedule: {e}; allowed: [[t0, rate0], [t1, rate1], ...] with "
-                             f"0 <= t0 < t1 < ... and rates > 0 Mbit/s") from None
+        return network_keys.capacity_schedule(p)
     if p["capacity_sd"] <= 0:
         return None
     return RandomCapacity(p["wifi_mbps"] * 1e6, float(p["capacity_sd"]),
@@ -132,7 +139,7 @@ def run(p, key):
     from simulator.models.flow_model import FlowModel
     topo = build_topology(p)
     n_bg = BACKGROUNDS[p["background"]]
-    algos = [p["algorithm"]] + ([p["algorithm"]] if p["bidir"] else []) + [p["background_cc"]] * n_bg
+    algos = flow_algorithms(p)
     ends = [("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
         + [("client", "server")] * n_bg
     probe = {"src": "client", "dst": "server", "interval": float(p["ping_interval"]), "size": PING_WIRE,
@@ -142,14 +149,14 @@ def run(p, key):
         onoff = p["cross_mode"] == "onoff"
         udp = [{"src": "client", "dst": "server", "size": WIRE, "mode": p["cross_mode"],
                 "rate_bps": p["cross_mbps"] * 1e6 * (2.0 if onoff else 1.0), "on": 0.5, "off": 0.5}]
-    ccs, recs = zip(*[controller(a, key, i) for i, a in enumerate(algos)])
+    ccs, recs = zip(*[controller(a, p, key, i) for i, a in enumerate(algos)])
     classic = any(r is not None for r in recs)     # Tahoe: the cumulative-ACK sender
     sim = FlowModel(key, list(ccs), udp=udp, recoveries=list(recs) if classic else None,
                    duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
-                   data_size=WIRE, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
-                   monitor=("ap", "server"), start_times=[0.0] * len(algos), probes=[probe],
-                   tcp={"rto_min": 0.2, "rto_initial": 1.0, "delack_count": 2, "delack_timeout": 0.04,
-                        "init_cwnd": 10.0, "packets": MAX_CLASSIC_PACKETS},
+                   data_size=p["mss_bytes"] + HEADERS, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
+                   monitor=("ap", "server"), start_times=p["start_times_s"] or [0.0] * len(algos),
+                   probes=[probe],
+                   tcp={**network_keys.tcp_options(p, stacks.resolve(p)), "packets": MAX_CLASSIC_PACKETS},
                    links=impairments(topo, p, key), medium=topo.link_ids("wireless"),   # one Wi-Fi channel
                    schedule=capacity_schedule(topo, p, key))
     out = sim.run()
@@ -163,7 +170,7 @@ def summarize(p, out, probe):
     t, cwnd, _, srtt, deliv, drops, sent, *_ = rs.arrays(out)
     dt = float(p["sample_interval"])
     snap = rs.every(t, float(p["snapshot_interval"]), dt)
-    per_s = rs.per_interval(deliv[np.r_[0, snap]])[1:] * 8 * MSS / float(p["snapshot_interval"]) / 1e6
+    per_s = rs.per_interval(deliv[np.r_[0, snap]])[1:] * 8 * p["mss_bytes"] / float(p["snapshot_interval"]) / 1e6
     m = rs.stats(per_s[:, 0], "throughput", "mbps")
     m.update(rs.probe_summary({**out["probes"][0], "interval": probe["interval"]}, float(p["warmup"]),
                               out["end_time"]))

@@ -12,7 +12,6 @@ cdef class TcpSender:
     cdef AckSample sample                # reused for every ACK: no allocation per ACK
     cdef readonly long long n, app_avail
     cdef public long long max_window      # receiver's window cap in packets (NS-2 window_); 0: none
-    cdef public bint per_ack_growth       # NS-2 agents: the window grows per ACK, not per packet acked
     cdef public bint impatient            # RFC 6582 "Impatient": only the first partial ACK restarts the timer
     cdef long long partial_acks
     cdef double* sent_time

@@ -92,7 +92,7 @@ cdef class TcpSender:
             self.cc.pkts_acked(s, self.sample)
             action = self.recovery.on_new_ack(s, self.cc, acked)
             if s.ca_state == CA_OPEN or s.ca_state == CA_LOSS:
-                self.cc.cong_avoid(s, 1 if self.per_ack_growth else acked)
+                self.cc.cong_avoid(s, acked)
             if action == ACT_RETRANSMIT:
                 self.partial_acks += 1
             if not (self.impatient and action == ACT_RETRANSMIT and self.partial_acks > 1):

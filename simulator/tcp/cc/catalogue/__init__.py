@@ -34,7 +34,8 @@ class Stack:
     name: "ns3" or "linux" (the QtColFair, Mininet and testbed models), "ns2" (NS-2's one-way
     agents), "textbook" (the M/M/1 model's RFC sender); sack: the sender keeps a SACK scoreboard,
     takes delivery-rate samples and paces; key/flow: the run key and flow index, for algorithms
-    that draw a random start (BBR's gain-cycle phase) from the run's own streams.
+    that draw a random start (BBR's gain-cycle phase) from the run's own streams; ack_counting:
+    how Reno-family growth counts an ACK (linux, ns3, ns2: simulator/tcp/cc/aimd.pyx).
     """
     name: str
     sack: bool
@@ -42,6 +43,7 @@ class Stack:
     alpha: float = 1.2
     key: str = ""
     flow: int = 0
+    ack_counting: str = "linux"
 
 
 @dataclass(frozen=True)
@@ -88,9 +90,13 @@ def recovery(name: str):
 def build(name: str, stack: Stack):
     """(controller, recovery) of algorithm `name` for one flow of `stack`; recovery is None when the
     flow runs on the SACK sender, which does its own (RFC 6675) recovery."""
+    from simulator.tcp.cc.aimd import RenoGrowth, counting_code
     a = algorithm(name)
     if not a.runs_on(stack):
         raise ValueError(f"algorithm {name!r} needs delivery-rate samples and pacing, which the "
                          f"{stack.name} stack's sender does not take; allowed: {', '.join(names_for(stack))}")
     on_sack = stack.sack and a.sack
-    return a.make(stack), (None if on_sack or a.recovery is None else recovery(a.recovery))
+    cc = a.make(stack)
+    if isinstance(cc, RenoGrowth):          # Tahoe, Reno, NewReno and Vegas's Reno growth
+        cc.ack_counting = counting_code(stack.ack_counting)
+    return cc, (None if on_sack or a.recovery is None else recovery(a.recovery))

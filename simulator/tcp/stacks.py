@@ -1,0 +1,86 @@
+"""The reference stacks' TCP details: one preset per stack and one resolver.
+
+A study's `stack:` (ns2 | ns3 | linux) selects every detail below at once; each detail is also a
+study key of its own (same name), which overrides the preset of the stack in force.  A study file
+that sets `stack:` and also a detail to a value that contradicts that stack's preset is rejected
+before any job (simulator/point_checks.py): the stack already fixes the detail.
+
+Where each default comes from:
+* linux: ack_counting: net/ipv4/tcp_cong.c tcp_slow_start, tcp_cong_avoid_ai (byte counting);
+  delayed ACK every second full segment (net/ipv4/tcp_input.c __tcp_ack_snd_check) or after
+  TCP_DELACK_MIN = HZ/25 = 40 ms (include/net/tcp.h; the adaptive ATO is not modelled);
+  init_cwnd TCP_INIT_CWND = 10; rto_min TCP_RTO_MIN = HZ/5 = 200 ms; rto_initial
+  TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h); HyStart on (net/ipv4/tcp_cubic.c `hystart = 1`);
+  SACK on (net.ipv4.tcp_sack = 1) with RFC 6675-style recovery.
+* ns3 (3.44): ack_counting: src/internet/model/tcp-congestion-ops.cc TcpNewReno::SlowStart and
+  CongestionAvoidance (per ACK); DelAckCount 2 and DelAckTimeout 200 ms, InitialCwnd 10
+  (tcp-socket.cc TcpSocket::GetTypeId); MinRto 1 s and Sack true (tcp-socket-base.cc
+  TcpSocketBase::GetTypeId); initial RTO 1 s (rtt-estimator.cc InitialEstimation 1 s, no
+  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true).
+* ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
+  packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
+  a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
+  HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
+  (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class StackDetails:
+    stack: str                # whose details these are (the preset they start from)
+    ack_counting: str         # how window growth counts an ACK: linux | ns3 | ns2 (simulator/tcp/cc/aimd.pyx)
+    delack_count: int         # in-order packets per ACK at the receiver
+    delack_timeout_ms: float  # delayed-ACK timer
+    init_cwnd: float          # initial window, packets
+    rto_min: float            # minimum retransmission timeout, s
+    rto_initial: float        # retransmission timeout before the first RTT sample, s
+    hystart: bool             # CUBIC's HyStart slow-start exit
+    sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
+
+
+PRESETS = {
+    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True),
+    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False),
+}
+NAMES = tuple(PRESETS)
+# the study keys that set one detail each (every field but the stack's name)
+DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
+
+
+def preset(name: str) -> StackDetails:
+    """The preset of stack `name`; ValueError naming the allowed stacks otherwise."""
+    if name not in PRESETS:
+        raise ValueError(f"stack {name!r} unknown; allowed: {', '.join(NAMES)}")
+    return PRESETS[name]
+
+
+def resolve(p: dict) -> StackDetails:
+    """The details in force for parameters `p`: the preset of p['stack'], each detail that p sets
+    (not None) overriding it."""
+    given = {k: p[k] for k in DETAILS if p.get(k) is not None}
+    base = preset(p["stack"])
+    return replace(base, **{k: type(getattr(base, k))(v) for k, v in given.items()})
+
+
+def contradictions(stack: str, given: dict) -> list:
+    """(key, value, preset value) of every detail in `given` that differs from `stack`'s preset."""
+    base = preset(stack)
+    return [(k, v, getattr(base, k)) for k, v in given.items()
+            if k in DETAILS and v is not None and type(getattr(base, k))(v) != getattr(base, k)]
+
+
+def catalogue_stack(d: StackDetails, key: str = "", flow: int = 0, alpha: float = 1.2):
+    """The catalogue's Stack (simulator/tcp/cc/catalogue/) of one flow under details `d`."""
+    from simulator.tcp.cc import catalogue
+    return catalogue.Stack(d.stack, sack=d.sack, hystart=d.hystart, alpha=alpha, key=key, flow=flow,
+                           ack_counting=d.ack_counting)
+
+
+def tcp_options(d: StackDetails) -> dict:
+    """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
+    return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
+            "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3}
