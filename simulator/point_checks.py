@@ -1,7 +1,7 @@
 """Per-point checks of a packet-network study (models dumbbell, ns2, testbed), before any job:
 each point's algorithm is one its model runs, its warm-up ends before the run does, its sample
 counts are within the caps (simulator/run_limits.py), a study that sets `stack:` does not also
-set a detail to a value that stack contradicts, and each point passes the model's own parameter
+set a detail to a value that stack contradicts, nor a key and a key it replaces, and each point passes the model's own parameter
 check, exactly as a job would run it."""
 from simulator.registry import scenario
 from simulator.run_limits import sample_problem
@@ -30,11 +30,26 @@ def check_stack_details(s: Study, point) -> None:
             f"`{key}:` to keep the {stack} preset")
 
 
+# a key that replaces others: a study setting both would silently lose one of them
+REPLACES = {"start_times_s": ("start_interval", "start_spread")}
+
+
+def check_replaced_keys(s: Study) -> None:
+    """A study file that sets a key and also a key it replaces is refused, naming both."""
+    given = set(s.fixed) | set(s.grid)
+    for key, replaced in REPLACES.items():
+        both = [r for r in replaced if r in given]
+        if key in given and both:
+            raise StudyError(f"{s.file}: {_place(s, key)}: {key} replaces {_place(s, both[0])}, and both are set; "
+                             f"drop one: {key} gives each flow's start time, {both[0]} derives them")
+
+
 def check_network_points(s: Study) -> None:
     """Algorithm names of a packet-network model, and parameter combinations that cannot run
     (each point goes through the model's own params_with_defaults, as registry.run does)."""
     mod = scenario(s.model)
     f = s.file
+    check_replaced_keys(s)
     for p in s.points():
         algorithm = p.params["algorithm"]
         if algorithm not in mod.ALGORITHMS:

@@ -123,3 +123,9 @@ def test_a_detail_agreeing_with_the_stack_or_without_stack_is_accepted(tmp_path)
     from simulator.tcp import stacks
     d = stacks.resolve(registry.resolve(s.points()[0].params))
     assert (d.stack, d.rto_min, d.delack_timeout_ms) == ("ns3", 0.2, 200.0)
+
+
+@pytest.mark.parametrize("model,replaced", [("dumbbell", "start_interval"), ("ns2", "start_spread")])
+def test_start_times_and_the_key_they_replace_are_not_both_accepted(tmp_path, model, replaced):
+    with pytest.raises(StudyError, match=f"start_times_s replaces fixed.{replaced}, and both are set"):
+        load_study(write(tmp_path, model, {"start_times_s": [0.0, 1.0], replaced: 0.5, "flows": 2}))
