@@ -233,7 +233,7 @@ def test_replay_audit_tells_exact_last_digit_and_differing_apart(reference, show
     counts = ch.tables["replay_counts.csv"]
     assert counts.to_dict("records") == [
         {"algorithm": "none", "exact": 1, "last digit": 0, "differs": 1, "total": 2},
-        {"algorithm": "published_tahoe", "exact": 1, "last digit": 1, "differs": 0, "total": 2}]
+        {"algorithm": "Tahoe", "exact": 1, "last digit": 1, "differs": 0, "total": 2}]   # the paper's row names
     assert all(str(t) == "int64" for t in counts.dtypes[1:])           # integers, never 3.0
     assert len(ch.shown) == 2                                         # the counts' note, the differing cells'
     statement = checks.replay_statement(checks.replay_audit(replay, reference))   # shown at the chapter's top

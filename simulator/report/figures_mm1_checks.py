@@ -231,6 +231,13 @@ def replay_audit(tables: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
 
 
 MATCHES = ("exact", "last digit", "differs")
+
+
+def paper_row(algorithm: str) -> str:
+    """The paper's row name of a run's algorithm: published_reno -> Reno."""
+    return style.LABELS[style.base(algorithm)]
+
+
 def replay_counts(audit: pd.DataFrame) -> pd.DataFrame:
     """A row per algorithm (in the paper's order): integer counts of cells exact / last digit / differs."""
     counts = (audit.groupby("algorithm", sort=False)["match"].value_counts().unstack(fill_value=0)
@@ -247,10 +254,9 @@ def replay_statement(audit: pd.DataFrame) -> str:
                 "own random stream are not counted here.")
     counts = replay_counts(audit).set_index("algorithm")
     exact, digit, total = int(counts["exact"].sum()), int(counts["last digit"].sum()), int(counts["total"].sum())
-    label = lambda a: style.LABELS[style.base(a)]   # noqa: E731  (published_reno -> Reno: the paper's row)
-    whole = [label(a) for a, c in counts.iterrows() if c["differs"] == 0]
-    differ = [f"all {int(c['total'])} {label(a)} cells differ" if c["differs"] == c["total"] else
-              f"{int(c['differs'])} of the {int(c['total'])} {label(a)} cells differ"
+    whole = [paper_row(a) for a, c in counts.iterrows() if c["differs"] == 0]
+    differ = [f"all {int(c['total'])} {paper_row(a)} cells differ" if c["differs"] == c["total"] else
+              f"{int(c['differs'])} of the {int(c['total'])} {paper_row(a)} cells differ"
               for a, c in counts.iterrows() if c["differs"]]
     parts = [f"the model prints **{exact} of the {total} published cells exactly as the paper does**"
              + (f" and {digit} more within one unit of the last printed digit" if digit else "")]
@@ -277,11 +283,11 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
         ch.markdown("*The replay studies are not enabled in this build; audit skipped.*")
         return
     ch.save_download(audit, "replay_audit.csv")
-    ch.table(replay_counts(audit), "replay_counts.csv",
+    ch.table(replay_counts(audit).assign(algorithm=lambda d: d["algorithm"].map(paper_row)), "replay_counts.csv",
              "Published cells per algorithm: replayed to the printed digit (exact), one unit off in the last digit, "
              f"or different. {ch.download_link('replay_audit.csv', 'Every cell, paper beside replay, as CSV')}; "
              "these counts: {link}.")
     bad = audit[audit.match == "differs"]
     if len(bad):
-        ch.table(bad.assign(sweep=bad["sweep"].map(greek)), "replay_differs.csv",
+        ch.table(bad.assign(sweep=bad["sweep"].map(greek), algorithm=bad["algorithm"].map(paper_row)), "replay_differs.csv",
                  f"The {len(bad)} cells that differ, the paper's printed number beside the replay's.")
