@@ -228,9 +228,11 @@ def cmd_models(args) -> int:
             raise StudyError(str(e)) from None
         print(f"{m.name}: {m.description}\n  algorithms: {', '.join(m.algorithms)}")
         for p in m.params:
-            default = "required" if p.required else f"default {p.default!r}"
+            default = "required; " if p.required else f"default {p.default!r}; "
+            if "default:" in p.help:         # the help says it (e.g. a stack detail: "default: the stack's")
+                default = ""
             unit = f" [{p.unit}]" if p.unit else ""
-            print(f"  {p.name}{unit}: {p.help} ({default}; {_range(p.schema) or 'see above'})")
+            print(f"  {p.name}{unit}: {p.help} ({default}{_range(p.schema) or 'see above'})")
         print()
     return 0
 
