@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.tcp.cc.user import UserAlgorithmError
 from simulator.workflow_config import is_config_file, validate_config_file
 
 
@@ -53,6 +54,7 @@ def provenance() -> dict:
 def run_record(study: Study, point: Point, seed: int) -> dict:
     """Run one seed of one point; the JSON record written per seed."""
     import simulator
+    from simulator import registry
 
     summary = simulator.run(dict(point.params), seed)
     rec = {
@@ -66,6 +68,9 @@ def run_record(study: Study, point: Point, seed: int) -> dict:
     if point.params.get("trace") and "trace" in summary:
         rec["trace"] = summary["trace"]
     rec["provenance"] = provenance()
+    users = registry.user_algorithms(point.params)
+    if users:      # the user's file as written (relative), its class and hash
+        rec["provenance"]["user_algorithms"] = [u.provenance() for u in users]
     return rec
 
 
@@ -297,3 +302,6 @@ def main(argv=None) -> int:
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except UserAlgorithmError as e:     # a user's hook raised: the run stopped, nothing was written
+        print(f"error: {e}", file=sys.stderr)
+        return 1

@@ -11,6 +11,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 import simulator
+from simulator import registry
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
@@ -144,9 +145,11 @@ def get_study_file(wildcards):
 
 
 def get_point_params(wildcards):
-    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed points."""
+    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed
+    points; with the sha256 of the file of each user algorithm it runs, so editing that file reruns them."""
     try:
         point = point_from_path(STUDIES[wildcards.study], wildcards.point)
     except StudyError as e:
         raise WorkflowError(str(e)) from None
-    return json.dumps(point.params, sort_keys=True)
+    users = {u.name: u.sha256 for u in registry.user_algorithms(point.params)}
+    return json.dumps({**point.params, **({"user_algorithms": users} if users else {})}, sort_keys=True)
