@@ -176,3 +176,61 @@ def test_batch_records_runs_of_user_algorithm():
     assert cli.main(["batch", f, "--point-path", "algorithm~mine", "--seeds", "1-1", "--out", str(out)]) == 0
     rec = json.loads(out.read_text())
     assert rec["params"]["algorithm"] == "mine" and rec["metrics"]["goodput_mbps"] > 0
+
+
+# ---------------------------------------------------------------- item 3: beside the built-ins in any study
+NEWRENO_PY = {"mynewreno": f"{EXAMPLE}:NewRenoInPython"}
+
+
+def paper_study(name):
+    shutil.copy(ROOT / "config/studies" / f"{name}.yaml", f"{name}.yaml")
+    return f"{name}.yaml"
+
+
+def test_extra_algorithm_joins_algorithm_axes_it_can():
+    """Grids comparing network algorithms get it; grids of an algorithm's own parameter (alpha), the
+    M/M/1 published-code variant and the none-only analytic study do not."""
+    new = {}
+    for name in ("qt_single_static", "mm1_lambda", "mm1_analytic", "mn_high_latency"):
+        f = paper_study(name)
+        before = {p.path for p in load_study(f).points()}
+        new[name] = [p.path for p in load_study(f, NEWRENO_PY).points() if p.path not in before]
+    assert new["qt_single_static"] == ["algorithm~mynewreno"]
+    assert new["mm1_lambda"] and all(p.startswith("variant~standard/algorithm~mynewreno/") for p in new["mm1_lambda"])
+    assert new["mm1_analytic"] == []
+    assert new["mn_high_latency"] == ["algorithm~mynewreno/change~static", "algorithm~mynewreno/change~fluctuating"]
+
+
+def test_extra_algorithm_other_file_under_study_name_is_refused():
+    f = write_study(short="mynewreno")
+    with pytest.raises(StudyError, match="s.yaml: algorithms.mynewreno: 'mine.py:Mine', but the workflow config's"):
+        load_study(f, NEWRENO_PY)
+
+
+def test_bad_extra_algorithm_in_config_names_config_file_and_key():
+    from simulator.workflow_config import check_config
+    shutil.copytree(ROOT / "config", "config")
+    Path("config/config.yaml").write_text((ROOT / "config/config.yaml").read_text()
+                                          + "extra_algorithms:\n  mine: nowhere.py:Mine\n")
+    import yaml
+    cfg = yaml.safe_load(Path("config/config.yaml").read_text())
+    with pytest.raises(StudyError, match="config/config.yaml: extra_algorithms.mine: file nowhere.py does not exist"):
+        check_config(cfg, ["config/config.yaml"], ROOT / "workflow/schemas/config.schema.yaml")
+
+
+def test_batch_job_joins_algorithm_given_on_command_line(tmp_path):
+    f = paper_study("qt_single_static")
+    out = tmp_path / "out.jsonl"
+    args = ["batch", f, "--point-path", "algorithm~mynewreno", "--seeds", "1-1", "--out", str(out)]
+    assert cli.main(args) == 2                                 # without --algorithm: no such point
+    catalogue.USER.clear()
+    Path(f).write_text(Path(f).read_text().replace("duration: 100 ", "duration: 3 ").replace("warmup: 10 ", "warmup: 1 "))
+    assert cli.main(args + ["--algorithm", "mynewreno=" + NEWRENO_PY["mynewreno"]]) == 0
+    assert json.loads(out.read_text())["provenance"]["user_algorithms"][0]["file"] == EXAMPLE
+
+
+def test_user_algorithm_has_a_stable_colour_of_its_own_and_a_label():
+    from simulator.report import style
+    builtin = {style.PALETTE[a] for a in style.ALGORITHMS}
+    assert style.PALETTE["mynewreno"] == style.PALETTE["mynewreno"] not in builtin
+    assert style.label("mynewreno") == "mynewreno" and "mynewreno" not in style.PALETTE   # nothing cached

@@ -53,7 +53,7 @@ def _load_enabled_studies():
                 f"allowed values (files in {STUDY_DIR}): {', '.join(available) or '(none)'}"
             )
         try:
-            studies[name] = load_study(path)
+            studies[name] = load_study(path, config.get("extra_algorithms"))
             studies[name].check_runs(N_SEEDS)
         except StudyError as e:
             raise WorkflowError(f"invalid study file:\n{e}") from None
@@ -142,6 +142,14 @@ def get_trace_tables(paper=None):
 
 def get_study_file(wildcards):
     return str(STUDIES[wildcards.study].file)
+
+
+def get_user_algorithm_args(wildcards):
+    """`--algorithm NAME=FILE:CLASS` for a point that runs one of the config's extra_algorithms, so the
+    job loads the study as the workflow did; empty for every other point, whose jobs stay unchanged."""
+    point = point_from_path(STUDIES[wildcards.study], wildcards.point)
+    extra = config.get("extra_algorithms") or {}
+    return " ".join(f"--algorithm {n}={extra[n]}" for n in (point.params.get("algorithm"),) if n in extra)
 
 
 def get_point_params(wildcards):
