@@ -9,7 +9,7 @@ import os
 from simulator.tcp.cc import catalogue
 
 # colours no built-in uses, for a researcher's own algorithms (simulator/tcp/cc/user.py)
-USER_COLOURS = ("#000000", "#bcbd22", "#393b79", "#8c6d31", "#843c39", "#7b4173")
+USER_COLOURS = ("#000000", "#bcbd22", "#3f007d", "#b8860b")   # black, olive, indigo, dark gold
 
 
 class _ByAlgorithm(dict):
