@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.tcp.cc.user import UserAlgorithmError
 from simulator.workflow_config import is_config_file, validate_config_file
 
 
@@ -53,6 +54,7 @@ def provenance() -> dict:
 def run_record(study: Study, point: Point, seed: int) -> dict:
     """Run one seed of one point; the JSON record written per seed."""
     import simulator
+    from simulator import registry
 
     summary = simulator.run(dict(point.params), seed)
     rec = {
@@ -66,6 +68,9 @@ def run_record(study: Study, point: Point, seed: int) -> dict:
     if point.params.get("trace") and "trace" in summary:
         rec["trace"] = summary["trace"]
     rec["provenance"] = provenance()
+    users = registry.user_algorithms(point.params)
+    if users:      # the user's file as written (relative), its class and hash
+        rec["provenance"]["user_algorithms"] = [u.provenance() for u in users]
     return rec
 
 
@@ -149,8 +154,29 @@ def write_jsonl_atomic(records, out: Path) -> None:
 
 
 # --------------------------------------------------------------------------- commands
+def extra_algorithms(assignments) -> dict:
+    """--algorithm NAME=FILE.py:CLASS ... -> {NAME: 'FILE.py:CLASS'} (the config's extra_algorithms)."""
+    out = {}
+    for a in assignments:
+        name, eq, source = a.partition("=")
+        if not eq:
+            raise StudyError(f"--algorithm {a!r}: expected NAME=FILE.py:CLASS, e.g. "
+                             "--algorithm mynewreno=examples/custom_cc/newreno_in_python.py:NewRenoInPython")
+        out[name] = source
+    return out
+
+
+def _load(args) -> Study:
+    """The study of the command line, with the --algorithm ones joined as the workflow joins its config's."""
+    extra = extra_algorithms(args.algorithm)
+    if extra:
+        from simulator.workflow_config import check_extra_algorithms
+        check_extra_algorithms(extra, "--algorithm")
+    return load_study(args.study, extra)
+
+
 def cmd_run(args) -> int:
-    study = load_study(args.study)
+    study = _load(args)
     point = point_from_path(study, args.point_path) if args.point_path else point_from_assignments(study, args.point)
     if args.trace is not None:
         point = Point(point.study, point.values, {**point.params, "trace": args.trace})
@@ -178,7 +204,7 @@ def check_output(out: Path, study: Study, point: Point, force: bool) -> None:
 
 
 def cmd_batch(args) -> int:
-    study = load_study(args.study)
+    study = _load(args)
     point = point_from_path(study, args.point_path)
     first, last = parse_seeds(args.seeds)
     check_output(Path(args.out), study, point, args.force)
@@ -200,7 +226,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_points(args) -> int:
-    for p in load_study(args.study).points():
+    for p in _load(args).points():
         print(p.path)
     return 0
 
@@ -287,6 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("models", help="list the models, their algorithms and every parameter a study may set")
     m.add_argument("models", nargs="*", help="model names (default: all)")
     m.set_defaults(func=cmd_models)
+    for cmd in (r, b, p):
+        cmd.add_argument("--algorithm", action="append", default=[], metavar="NAME=FILE.py:CLASS",
+                         help="your own algorithm joined to the study's algorithm axis, as the workflow "
+                              "config's extra_algorithms does (path relative to the repository root)")
     a = sub.add_parser("algorithms", help="list the algorithm catalogue (simulator/tcp/cc/catalogue/)")
     a.set_defaults(func=cmd_algorithms)
     return ap
@@ -299,3 +329,6 @@ def main(argv=None) -> int:
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except UserAlgorithmError as e:     # a user's hook raised: the run stopped, nothing was written
+        print(f"error: {e}", file=sys.stderr)
+        return 1

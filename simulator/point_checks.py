@@ -7,6 +7,7 @@ from simulator.registry import scenario
 from simulator.run_limits import sample_problem
 from simulator.study import Study, StudyError, format_value, nearest
 from simulator.tcp import stacks
+from simulator.tcp.cc import catalogue
 
 
 def _place(s: Study, key: str) -> str:
@@ -52,12 +53,12 @@ def check_network_points(s: Study) -> None:
     check_replaced_keys(s)
     for p in s.points():
         algorithm = p.params["algorithm"]
-        if algorithm not in mod.ALGORITHMS:
+        allowed = catalogue.accepted(mod.ALGORITHMS)
+        if algorithm not in allowed:
             where = (f"grid.algorithm[{s.grid['algorithm'].index(algorithm)}]" if "algorithm" in s.grid
                      else "fixed.algorithm")
             raise StudyError(f"{f}: {where}: {algorithm!r} is not an algorithm of model {s.model}"
-                             f"{nearest(algorithm, mod.ALGORITHMS)}; allowed values: "
-                             f"{', '.join(mod.ALGORITHMS)}")
+                             f"{nearest(algorithm, allowed)}; allowed values: {', '.join(allowed)}")
         check_stack_details(s, p)
         try:
             full = mod.params_with_defaults(p.params)

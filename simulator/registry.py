@@ -47,14 +47,37 @@ def resolve(params: dict) -> dict:
     return scenario(params.get("model", "mm1")).params_with_defaults(params)
 
 
+def user_algorithms(p: dict) -> list:
+    """The user algorithms (simulator/tcp/cc/user.py) run `p` names: its algorithm and, in the
+    testbed model, its background flows' algorithm."""
+    from simulator.tcp.cc import catalogue
+    names = dict.fromkeys(p.get(k) for k in ("algorithm", "background_cc"))
+    return [catalogue.USER[n] for n in names if n in catalogue.USER]
+
+
 def key(p: dict, seed: int) -> str:
     """The run key of full parameters `p` (from resolve) and seed index `seed`: computed from the
-    model's key_params(p) where it declares one, else from `p`."""
+    model's key_params(p) where it declares one, else from `p`; with the sha256 of each user
+    algorithm's file, so an edited file is a different run."""
     key_params = getattr(scenario(p.get("model", "mm1")), "key_params", None)
-    return run_key(key_params(p) if key_params else p, seed)
+    kp = key_params(p) if key_params else p
+    users = user_algorithms(p)
+    if users:
+        kp = {**kp, "user_algorithms": {u.name: u.sha256 for u in users}}
+    return run_key(kp, seed)
 
 
 def run(params: dict, seed: int) -> dict:
-    """Run one simulation of `params` (a study point's parameters) with seed index `seed`."""
+    """Run one simulation of `params` (a study point's parameters) with seed index `seed`. An
+    exception inside a user algorithm's hook becomes a UserAlgorithmError naming the class, the hook
+    and the simulated time."""
+    from simulator.tcp.cc.user import hook_failure
     p = resolve(params)
-    return scenario(params.get("model", "mm1")).run(p, key(p, seed))
+    try:
+        return scenario(params.get("model", "mm1")).run(p, key(p, seed))
+    except Exception as e:
+        for u in user_algorithms(p):
+            failure = hook_failure(u, e)
+            if failure is not None:
+                raise failure from e
+        raise

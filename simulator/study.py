@@ -91,12 +91,13 @@ def _registry():
     """(variants, {variant: [algorithms]}) of the M/M/1 model (simulator/scenarios/mm1_queue.py)."""
     from simulator.scenarios import mm1_queue
 
-    return list(mm1_queue.VARIANTS), {v: list(a) for v, a in mm1_queue.ALGORITHMS_OF.items()}
+    return list(mm1_queue.VARIANTS), {v: list(mm1_queue.algorithms_of(v)) for v in mm1_queue.VARIANTS}
 
 
-def load_schema() -> dict:
+def load_schema(user_algorithms=()) -> dict:
     """The study schema: its structure from simulator/schemas/study.schema.json, every parameter's
-    definition generated from the models' declarations (simulator/registry.py, simulator/params.py)."""
+    definition generated from the models' declarations (simulator/registry.py, simulator/params.py);
+    `user_algorithms`: the short names of the study's own algorithms, allowed as algorithm values."""
     from simulator import registry
     from simulator.params import grid_params, study_schema_params
 
@@ -104,7 +105,7 @@ def load_schema() -> dict:
     models = [registry.model(m) for m in registry.MODELS]
     params = study_schema_params(models)
     params["variant"] = {"enum": list(registry.scenario("mm1").VARIANTS)}
-    params["algorithm"] = {"enum": list(dict.fromkeys(a for m in models for a in m.algorithms))}
+    params["algorithm"] = {"enum": list(dict.fromkeys([a for m in models for a in m.algorithms] + list(user_algorithms)))}
     schema["$defs"]["param"] = params
     schema["$defs"]["grid"]["properties"] = {
         k: {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": f"#/$defs/param/{k}"}}
@@ -241,6 +242,7 @@ class Study:
     exclude: list = field(default_factory=list)
     description: str = ""
     max_runs: int = 100_000
+    algorithms: dict = field(default_factory=dict)   # short name -> user.UserAlgorithm (the `algorithms:` key)
 
     def grid_size(self) -> int:
         """Grid points before `exclude`, counted without expanding the grid."""
@@ -317,16 +319,19 @@ def point_from_path(study: Study, path: str) -> Point:
 
 
 # --------------------------------------------------------------------------- loading
-def load_study(path) -> Study:
-    """Read, validate and return the study in ``path``; raises StudyError."""
+def load_study(path, extra_algorithms=None) -> Study:
+    """Read, validate and return the study in ``path``; raises StudyError. ``extra_algorithms``
+    ({short name: 'file.py:Class'}, the workflow config's extra_algorithms) join its algorithm axis
+    where they can (join_algorithms)."""
     path = Path(path)
-    doc = read_yaml_mapping(path, "study")
+    doc = join_algorithms(read_yaml_mapping(path, "study"), extra_algorithms or {}, path)
 
     if ("grid" in doc) == ("grids" in doc):
         raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "
                          "there); allowed keys: grid (one cartesian product of lists) or grids (a list of such "
                          "products whose points are all run)")
-    schema = load_schema()
+    algorithms = _user_algorithms(path, doc)
+    schema = load_schema(algorithms)
     _check_finite(path, doc, schema)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
@@ -349,10 +354,67 @@ def load_study(path) -> Study:
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
         max_runs=doc.get("max_runs", Study.max_runs),
+        algorithms=algorithms,
     )
     study.check_runs(1)
     _check_semantics(study)
     return study
+
+
+def _joinable(doc: dict, grid: dict) -> bool:
+    """Whether a user algorithm can join this grid's algorithm axis: the grid compares network
+    algorithms (not only M/M/1's "none"), sets no algorithm's own parameter (alpha), and, in the
+    M/M/1 model, runs the standard variant (the published code's variant runs only its own)."""
+    from simulator.tcp.cc import catalogue
+    algs = grid.get("algorithm")
+    if not isinstance(algs, list) or not any(a in catalogue.NETWORK for a in algs):
+        return False
+    own = {p.name for a in catalogue.NETWORK for p in catalogue.algorithm(a).params}
+    if own & set(grid):
+        return False
+    variants = grid.get("variant", [(doc.get("fixed") or {}).get("variant", "standard")])
+    return doc.get("model") != "mm1" or "standard" in variants
+
+
+def join_algorithms(doc: dict, extra: dict, path) -> dict:
+    """The study `doc` with each extra user algorithm added to the algorithm axis of every grid it
+    can join (_joinable), its `algorithms:` mapping extended, and, in a grid that also runs the
+    M/M/1 as_published variant, that combination excluded. A study it joins nowhere is unchanged."""
+    doc = copy.deepcopy(doc)
+    grids = [doc["grid"]] if isinstance(doc.get("grid"), dict) else [g for g in doc.get("grids") or [] if isinstance(g, dict)]
+    for name, source in extra.items():
+        own = (doc.get("algorithms") or {}).get(name) if isinstance(doc.get("algorithms"), dict) else None
+        if own not in (None, source):
+            raise StudyError(f"{path}: algorithms.{name}: {own!r}, but the workflow config's extra_algorithms."
+                             f"{name} is {source!r}; give the config's algorithm another short name")
+        joined = [g for g in grids if _joinable(doc, g) and name not in g["algorithm"]]
+        for g in joined:
+            g["algorithm"].append(name)
+            if "as_published" in g.get("variant", ()):
+                doc.setdefault("exclude", []).append({"variant": "as_published", "algorithm": name})
+        if joined:
+            doc["algorithms"] = {**(doc.get("algorithms") or {}), name: source}
+    return doc
+
+
+def _user_algorithms(path, doc: dict) -> dict:
+    """The study's own algorithms (`algorithms: {short_name: file.py:Class}`), each file imported,
+    its class checked and registered in the catalogue (simulator/tcp/cc/user.py); StudyError naming
+    the study file, the key and the problem."""
+    from simulator.tcp.cc import catalogue, user
+
+    given = doc.get("algorithms")
+    if not isinstance(given, dict):
+        return {}                       # absent, or the schema names the wrong type
+    out = {}
+    for name, source in given.items():
+        try:
+            spec = user.parse(str(name), source)
+            catalogue.add_user(spec)
+        except user.UserAlgorithmError as e:
+            raise StudyError(f"{path}: algorithms.{name}: {e}") from None
+        out[spec.name] = spec
+    return out
 
 
 def _values(doc: dict):

@@ -66,6 +66,7 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     if profile not in profiles:
         raise StudyError(f"{source('profile')}: profile: {profile!r} is not a profile{nearest(profile, profiles)}; "
                          f"allowed values (keys of profiles): {', '.join(profiles)}")
+    check_extra_algorithms(config.get("extra_algorithms") or {}, source("extra_algorithms"))
     study_dir = Path(config.get("study_dir", "config/studies"))
     full_dir = study_dir if study_dir.is_absolute() else Path(base_dir) / study_dir
     if not full_dir.is_dir():
@@ -78,6 +79,17 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
                 f"{source('studies')}: studies[{i}]: no study file {str(study_dir / (name + '.yaml'))!r}"
                 f"{nearest(name, available)}; allowed values (files in {study_dir}): {', '.join(available) or '(none)'}"
             )
+
+
+def check_extra_algorithms(extra: dict, where: str) -> None:
+    """Each of the config's extra_algorithms imports, is a CongestionControl with its hooks and has a
+    name of its own (simulator/tcp/cc/user.py); StudyError naming the config file and the key."""
+    from simulator.tcp.cc import catalogue, user
+    for name, source in extra.items():
+        try:
+            catalogue.add_user(user.parse(str(name), source))
+        except user.UserAlgorithmError as e:
+            raise StudyError(f"{where}: extra_algorithms.{name}: {e}") from None
 
 
 def _from_root(root: Path, f: Path) -> Path:
@@ -108,7 +120,8 @@ def validate_config_file(path) -> list:
             study_dir = study_dir.resolve().relative_to(Path.cwd().resolve())
         except ValueError:
             pass
-    studies = [load_study(study_dir / f"{name}.yaml") for name in config["studies"]]
+    extra = config.get("extra_algorithms") or {}
+    studies = [load_study(study_dir / f"{name}.yaml", extra) for name in config["studies"]]
     seeds = config["profiles"][config.get("profile", "default")]["seeds"]
     for study in studies:
         study.check_runs(seeds)

@@ -219,6 +219,9 @@ def provenance(records, files, study_file=None) -> dict:
         "git_commit": sorted({p.get("git_commit", "unknown") for p in prov}),
         "python": sorted({p.get("python", "unknown") for p in prov}),
     }
+    users = {json.dumps(u, sort_keys=True) for p in prov for u in p.get("user_algorithms", ())}
+    if users:      # file (relative, as the study wrote it), class and sha256 of each user algorithm
+        out["user_algorithms"] = [json.loads(u) for u in sorted(users)]
     if study_file:
         out["study_file"] = str(study_file)
         out["study_file_sha256"] = hashlib.sha256(Path(study_file).read_bytes()).hexdigest()

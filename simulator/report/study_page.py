@@ -237,7 +237,7 @@ def series_rows(page: Page, x: str) -> pd.DataFrame:
     alg = rows["algorithm"] if "algorithm" in rows else pd.Series([""] * len(rows), index=rows.index)
     rows["series"] = [", ".join([style.label(a)] + [f"{k}={v}" for k, v in zip(others, r) if v is not None])
                       for a, r in zip(alg, rest)]
-    rows["color"] = [style.PALETTE.get(a, "#333333") for a in alg]
+    rows["color"] = [style.PALETTE[a] for a in alg]
     rows["linestyle"] = [LINESTYLES[kinds.index(r) % len(LINESTYLES)] for r in rest]
     rows["marker"] = [MARKERS[(kinds.index(r) // len(LINESTYLES)) % len(MARKERS)] for r in rest]
     return rows
@@ -337,7 +337,7 @@ def bars_figure(page: Page):
             s = d[d["algorithm"] == a].set_index("group").reindex(groups)
             err = np.array([(s["mean"] - s["ci_low"]).fillna(0), (s["ci_high"] - s["mean"]).fillna(0)])
             ax.barh(np.arange(len(groups)) + (i - (len(algs) - 1) / 2) * width, s["mean"], width,
-                    xerr=err, capsize=2, color=style.PALETTE.get(a, "#333333"), label=style.label(a))
+                    xerr=err, capsize=2, color=style.PALETTE[a], label=style.label(a))
         ax.set_yticks(range(len(groups)))
         ax.set_yticklabels([wrap(g, 24) for g in groups])
         ax.invert_yaxis()

@@ -3,12 +3,34 @@
 Imported by the notebooks: `from simulator.report import style`.
 """
 
+import hashlib
 import os
 
 from simulator.tcp.cc import catalogue
 
+# colours no built-in uses, for a researcher's own algorithms (simulator/tcp/cc/user.py)
+USER_COLOURS = ("#000000", "#bcbd22", "#3f007d", "#b8860b")   # black, olive, indigo, dark gold
+
+
+class _ByAlgorithm(dict):
+    """A built-in's entry; for any other name (a user's algorithm) `unknown(name)`, so a figure
+    that indexes it by algorithm never drops one it does not know."""
+
+    def __init__(self, entries, unknown):
+        super().__init__(entries)
+        self.unknown = unknown
+
+    def __missing__(self, name):
+        return self.unknown(name)
+
+
+def user_colour(name: str) -> str:
+    """A colour of its own for a user's algorithm: the same for a name in every figure and build."""
+    return USER_COLOURS[int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(USER_COLOURS)]
+
+
 ALGORITHMS = ["none", "tahoe", "reno", "newreno", "cubic", "bbr", "vegas", "qtcol", "qtcolfair"]
-PALETTE = {  # fixed across the whole book
+PALETTE = _ByAlgorithm({  # fixed across the whole book
     "none": "#7f7f7f",     # grey
     "tahoe": "#d62728",    # red   (the paper's Figure 1 draws Tahoe red ...)
     "reno": "#1f77b4",     # blue  (... and Reno blue)
@@ -18,9 +40,9 @@ PALETTE = {  # fixed across the whole book
     "vegas": "#8c564b",    # brown
     "qtcol": "#e377c2",    # pink
     "qtcolfair": "#17a2b8",  # teal
-}
-LABELS = {"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic",
-          "bbr": "BBR", "vegas": "Vegas", "qtcol": "QtCol", "qtcolfair": "QtColFair"}
+}, user_colour)
+LABELS = _ByAlgorithm({"none": "none", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "cubic": "Cubic",
+                       "bbr": "BBR", "vegas": "Vegas", "qtcol": "QtCol", "qtcolfair": "QtColFair"}, str)
 # The M/M/1 paper's published code (catalogue entries published_*, the as_published variant's
 # algorithms): its base algorithm's colour, so a figure reads the same in both variants, and a label
 # that says it models the paper's code ("Reno (model of the paper's code)"); listed after the network algorithms.
@@ -67,7 +89,7 @@ def order(algs):
 
 def label(algorithm, alpha=None):
     """'QtColFair α=1.2', or the plain label when the algorithm has no alpha."""
-    base = LABELS.get(algorithm, algorithm)
+    base = LABELS[algorithm]
     try:
         a = float(alpha)
     except (TypeError, ValueError):

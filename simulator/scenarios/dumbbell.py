@@ -96,7 +96,7 @@ def packet_budget(p, rate_bps):
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
-    for key, allowed in (("algorithm", ALGORITHMS), ("stack", stacks.NAMES), ("change", CHANGES)):
+    for key, allowed in (("algorithm", catalogue.accepted(ALGORITHMS)), ("stack", stacks.NAMES), ("change", CHANGES)):
         check_choice(p, key, allowed, "dumbbell")
     if int(p["flows"]) < 1:
         raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")

@@ -60,13 +60,20 @@ def run_name(variant: str, paper_algorithm: str) -> str:
     return paper_algorithm
 
 
+def algorithms_of(variant: str) -> tuple:
+    """The algorithms of `variant`: standard also runs the user algorithms of the studies loaded
+    (simulator/tcp/cc/user.py); as_published only the paper's code."""
+    names = ALGORITHMS_OF.get(variant, ())
+    return catalogue.accepted(names) if variant == "standard" else tuple(names)
+
+
 def params_with_defaults(params: dict) -> dict:
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
     check_choice(p, "variant", VARIANTS, "mm1")
-    if p["algorithm"] not in ALGORITHMS_OF[p["variant"]]:
+    if p["algorithm"] not in algorithms_of(p["variant"]):
         raise ValueError(f"algorithm {p['algorithm']!r} unknown for variant {p['variant']}; "
-                         f"allowed: {', '.join(ALGORITHMS_OF[p['variant']])}{suggestion(p['variant'], p['algorithm'])}")
+                         f"allowed: {', '.join(algorithms_of(p['variant']))}{suggestion(p['variant'], p['algorithm'])}")
     if p["rng"] not in RNG_MODES or (p["rng"] == "paper_legacy" and p["variant"] != "as_published"):
         raise ValueError(f"rng {p['rng']!r} not allowed for variant {p['variant']}; allowed: "
                          f"{', '.join(RNG_MODES) if p['variant'] == 'as_published' else 'streams'}")

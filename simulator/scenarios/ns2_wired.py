@@ -61,7 +61,7 @@ ACK_BYTES = 40
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
-    for key, allowed in (("algorithm", ALGORITHMS), ("topology", TOPOLOGIES), ("queue", QUEUES),
+    for key, allowed in (("algorithm", catalogue.accepted(ALGORITHMS)), ("topology", TOPOLOGIES), ("queue", QUEUES),
                          ("queue_on", QUEUE_ON), ("stack", stacks.NAMES)):
         check_choice(p, key, allowed, "ns2")
     if int(p["flows"]) < 1:

@@ -54,8 +54,8 @@ HEADERS, WIRE, ACK_WIRE, PING_WIRE = 66, 1514, 66, 98
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
-    for key, allowed in (("algorithm", ALGORITHMS), ("link_setup", LINK_SETUPS),
-                         ("background", tuple(BACKGROUNDS)), ("background_cc", ALGORITHMS),
+    for key, allowed in (("algorithm", catalogue.accepted(ALGORITHMS)), ("link_setup", LINK_SETUPS),
+                         ("background", tuple(BACKGROUNDS)), ("background_cc", catalogue.accepted(ALGORITHMS)),
                          ("cross_mode", CROSS_MODES), ("stack", stacks.NAMES)):
         check_choice(p, key, allowed, "testbed")
     network_keys.check(p, "testbed", len(flow_algorithms(p)))

@@ -11,6 +11,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 import simulator
+from simulator import registry
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
@@ -52,7 +53,7 @@ def _load_enabled_studies():
                 f"allowed values (files in {STUDY_DIR}): {', '.join(available) or '(none)'}"
             )
         try:
-            studies[name] = load_study(path)
+            studies[name] = load_study(path, config.get("extra_algorithms"))
             studies[name].check_runs(N_SEEDS)
         except StudyError as e:
             raise WorkflowError(f"invalid study file:\n{e}") from None
@@ -143,10 +144,20 @@ def get_study_file(wildcards):
     return str(STUDIES[wildcards.study].file)
 
 
+def get_user_algorithm_args(wildcards):
+    """`--algorithm NAME=FILE:CLASS` for a point that runs one of the config's extra_algorithms, so the
+    job loads the study as the workflow did; empty for every other point, whose jobs stay unchanged."""
+    point = point_from_path(STUDIES[wildcards.study], wildcards.point)
+    extra = config.get("extra_algorithms") or {}
+    return " ".join(f"--algorithm {n}={extra[n]}" for n in (point.params.get("algorithm"),) if n in extra)
+
+
 def get_point_params(wildcards):
-    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed points."""
+    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed
+    points; with the sha256 of the file of each user algorithm it runs, so editing that file reruns them."""
     try:
         point = point_from_path(STUDIES[wildcards.study], wildcards.point)
     except StudyError as e:
         raise WorkflowError(str(e)) from None
-    return json.dumps(point.params, sort_keys=True)
+    users = {u.name: u.sha256 for u in registry.user_algorithms(point.params)}
+    return json.dumps({**point.params, **({"user_algorithms": users} if users else {})}, sort_keys=True)

@@ -8,6 +8,7 @@ rule simulate:
         python=PYTHON,
         study_file=get_study_file,
         point_params=get_point_params,
+        user_algorithm=get_user_algorithm_args,
         simulator_version=simulator.__version__,
     log:
         "results/logs/simulate/{study}/{point}/seeds~{first}-{last}.log",
@@ -15,4 +16,4 @@ rule simulate:
         "../envs/simulate.yaml"
     shell:
         "{params.python:q} -m simulator batch {params.study_file:q} --point-path {wildcards.point:q}"
-        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} > {log:q} 2>&1"
+        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} {params.user_algorithm} > {log:q} 2>&1"

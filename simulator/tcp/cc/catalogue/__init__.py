@@ -14,6 +14,10 @@ same window algorithm, with the stack's own loss-recovery machinery (RFC 6675 SA
 the Linux- and ns-3-like stacks; the algorithm's declared recovery in NS-2's one-way agents and
 the textbook M/M/1 sender), as in Linux and ns-3, where congestion control and loss recovery are
 separate modules.
+
+A study may add its own algorithms (simulator/tcp/cc/user.py): `add_user` registers them in this
+process under their short names, after which `algorithm`, `build` and `accepted` treat them as
+network algorithms of family "user".
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from functools import lru_cache
 NETWORK = ("tahoe", "reno", "newreno", "cubic", "vegas", "bbr", "qtcol", "qtcolfair")
 PUBLISHED = ("published_tahoe", "published_reno", "published_cubic")
 NAMES = NETWORK + PUBLISHED
+# short name -> simulator.tcp.cc.user.UserAlgorithm, for the studies loaded in this process
+USER = {}
 
 
 @dataclass(frozen=True)
@@ -65,9 +71,46 @@ class Algorithm:
         return self.module.make(stack)
 
 
-@lru_cache(maxsize=None)
+def add_user(spec) -> None:
+    """Register a user's algorithm (simulator.tcp.cc.user.UserAlgorithm); its class is imported and
+    checked first. A built-in name, or a name this process already gave another file, is refused."""
+    from simulator.tcp.cc import user
+    if spec.name in NAMES or spec.name == "none":
+        raise user.UserAlgorithmError(f"{spec.name!r} is the name of a built-in algorithm; choose another "
+                                      f"short name (built-ins: none, {', '.join(NAMES)})")
+    if USER.get(spec.name, spec) != spec:
+        raise user.UserAlgorithmError(f"{spec.name!r} already names {USER[spec.name].source} "
+                                      f"(sha256 {USER[spec.name].sha256[:12]}) in this run; give each file its own name")
+    user.load(spec)
+    USER[spec.name] = spec
+
+
+def accepted(names, stack: Stack | None = None) -> tuple:
+    """`names` (a model's built-in algorithms) and the registered user algorithms (those `stack` runs)."""
+    return tuple(names) + tuple(n for n in USER if stack is None or algorithm(n).runs_on(stack))
+
+
+def _user_entry(name: str) -> Algorithm:
+    from types import SimpleNamespace
+
+    from simulator.tcp.cc import user
+    spec = USER[name]
+    cls = user.load(spec)
+    make = SimpleNamespace(make=lambda stack: user.make(spec, stack))
+    return Algorithm(name, f"user algorithm {spec.source}", (), getattr(cls, "RECOVERY", "newreno"),
+                     True, bool(getattr(cls, "NEEDS_RATE_SAMPLES", False)), "user", make)
+
+
 def algorithm(name: str) -> Algorithm:
-    """The catalogue entry `name`; ValueError naming the known algorithms otherwise."""
+    """The catalogue entry `name` (built-in or registered user algorithm); ValueError naming the
+    known algorithms otherwise."""
+    if name in USER:
+        return _user_entry(name)
+    return _builtin(name)
+
+
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> Algorithm:
     if name not in NAMES:
         raise ValueError(f"algorithm {name!r} unknown; allowed: {', '.join(NAMES)}")
     m = importlib.import_module(f"{__name__}.{name}")
