@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.suite import is_suite_file
 from simulator.workflow_config import is_config_file, validate_config_file
 
 
@@ -187,6 +188,17 @@ def cmd_batch(args) -> int:
     return 0
 
 
+def load_suite_file(path):
+    """A suite study with the algorithm list of the repository's config/config.yaml (suite.algorithms)."""
+    from simulator.suite import config_algorithms, load_suite_study
+    from simulator.workflow_config import find_config_schema
+
+    schema = find_config_schema(Path(path).parent) or find_config_schema(Path.cwd())
+    if schema is None:
+        raise StudyError(f"{path}: a suite study; cannot find config/config.yaml (its suite.algorithms) above it")
+    return load_suite_study(path, config_algorithms(schema.parents[2] / "config" / "config.yaml"))
+
+
 def cmd_validate(args) -> int:
     for f in args.files:
         if is_config_file(f):
@@ -194,7 +206,7 @@ def cmd_validate(args) -> int:
             print(f"ok  {f}: workflow config, {len(studies)} studies, "
                   f"{sum(len(s.points()) for s in studies)} points")
             continue
-        s = load_study(f)
+        s = load_suite_file(f) if is_suite_file(f) else load_study(f)
         print(f"ok  {f}: study {s.name}, {len(s.points())} points")
     return 0
 
