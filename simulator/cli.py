@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.suite import is_suite_file
 from simulator.tcp.cc.user import UserAlgorithmError
 from simulator.workflow_config import is_config_file, validate_config_file
 
@@ -213,6 +214,18 @@ def cmd_batch(args) -> int:
     return 0
 
 
+def load_suite_file(path):
+    """A suite study with the algorithm list of the repository's config/config.yaml (suite.algorithms)."""
+    from simulator.suite import config_algorithms, config_extra, load_suite_study
+    from simulator.workflow_config import find_config_schema
+
+    schema = find_config_schema(Path(path).parent) or find_config_schema(Path.cwd())
+    if schema is None:
+        raise StudyError(f"{path}: a suite study; cannot find config/config.yaml (its suite.algorithms) above it")
+    config = schema.parents[2] / "config" / "config.yaml"
+    return load_suite_study(path, config_algorithms(config), config_extra(config))
+
+
 def cmd_validate(args) -> int:
     for f in args.files:
         if is_config_file(f):
@@ -220,7 +233,7 @@ def cmd_validate(args) -> int:
             print(f"ok  {f}: workflow config, {len(studies)} studies, "
                   f"{sum(len(s.points()) for s in studies)} points")
             continue
-        s = load_study(f)
+        s = load_suite_file(f) if is_suite_file(f) else load_study(f)
         print(f"ok  {f}: study {s.name}, {len(s.points())} points")
     return 0
 

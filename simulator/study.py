@@ -319,12 +319,14 @@ def point_from_path(study: Study, path: str) -> Point:
 
 
 # --------------------------------------------------------------------------- loading
-def load_study(path, extra_algorithms=None) -> Study:
-    """Read, validate and return the study in ``path``; raises StudyError. ``extra_algorithms``
+def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
+    """Read, validate and return the study in ``path`` (or ``doc``, its contents as built by a caller such
+    as simulator/suite.py; messages still name ``path``); raises StudyError. ``extra_algorithms``
     ({short name: 'file.py:Class'}, the workflow config's extra_algorithms) join its algorithm axis
     where they can (join_algorithms)."""
     path = Path(path)
-    doc = join_algorithms(read_yaml_mapping(path, "study"), extra_algorithms or {}, path)
+    doc = read_yaml_mapping(path, "study") if doc is None else doc
+    doc = join_algorithms(doc, extra_algorithms or {}, path)
 
     if ("grid" in doc) == ("grids" in doc):
         raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "

@@ -261,9 +261,9 @@ rule notebook_study:
 
 rule book:
     input:
-        notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["scorecard"]],
+        notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["suite", "scorecard"]],
         study_pages=[f"results/notebooks/study_{s}.ipynb" for s in STUDY_PAGES],
-        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["scorecard"]]
+        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["suite", "scorecard"]]
         + [f"results/downloads/study_{s}" for s in STUDY_PAGES],
         sources=sorted(str(p) for p in Path("book").rglob("*") if p.is_file() and "_build" not in p.parts),  # _static too
         tables=get_study_tables(),

@@ -1,0 +1,169 @@
+# The standard evaluation suite (simulator/suite.py, config/suite/): its own target, never part of
+# `rule all`:  snakemake --cores all suite  -> results/suite/<study>.csv (rankings) and the book with
+# its chapter filled in. Each suite study file gets the algorithm list config["suite"]["algorithms"].
+import shlex
+
+from simulator.suite import check_algorithms, load_suite_study
+
+SUITE = config["suite"]
+SUITE_DIR = Path(SUITE["dir"])
+try:  # every suite study checked at parse time, like the enabled studies (common.smk)
+    SUITE_ALGORITHMS = check_algorithms(SUITE["algorithms"], "config/config.yaml")
+    SUITE_EXTRA = config.get("extra_algorithms") or {}    # a user's own algorithms join the suite too
+    SUITE_STUDIES = {p.stem: load_suite_study(p, SUITE_ALGORITHMS, SUITE_EXTRA) for p in sorted(SUITE_DIR.glob("*.yaml"))}
+except StudyError as e:
+    raise WorkflowError(f"invalid suite study:\n{e}") from None
+SUITE_SEEDS = SUITE["seeds"]
+
+
+def get_suite_run_files(study):
+    s = SUITE_STUDIES[study]
+    return [f"results/suite/runs/{study}/{p.path}/seeds~{a}-{b}.jsonl"
+            for p in s.points() for a, b in s.seed_batches(SUITE_SEEDS)]
+
+
+SUITE_TABLES = [f"results/suite/tables/{n}.csv" for n in SUITE_STUDIES]
+SUITE_TRACES = [f"results/suite/traces/{n}.csv" for n, s in SUITE_STUDIES.items() if s.trace]
+SUITE_RANKINGS = [f"results/suite/{n}.csv" for n in SUITE_STUDIES]
+
+
+rule suite_study:
+    # the effective study (the file plus the algorithm grid) that the suite's jobs read
+    input:
+        study=str(SUITE_DIR / "{study}.yaml"),
+        # a user's algorithm file: editing it rewrites the effective study, so its points rerun
+        user_files=[source.rsplit(":", 1)[0] for source in SUITE_EXTRA.values()],
+    output:
+        "results/suite/studies/{study}.yaml",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    params:
+        python=PYTHON,
+        algorithms=" ".join(SUITE_ALGORITHMS),
+        extra=" ".join(shlex.quote(f"{n}={s}") for n, s in SUITE_EXTRA.items()),
+    log:
+        "results/logs/suite/study_{study}.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator.suite write {input.study:q} --algorithms {params.algorithms}"
+        " --extra {params.extra}"
+        " --out {output:q} > {log:q} 2>&1"
+
+
+rule suite_simulate:
+    input:
+        "results/suite/studies/{study}.yaml",
+    output:
+        "results/suite/runs/{study}/{point}/seeds~{first}-{last}.jsonl",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    params:
+        python=PYTHON,
+        simulator_version=simulator.__version__,
+    log:
+        "results/logs/suite/simulate/{study}/{point}/seeds~{first}-{last}.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator batch {input:q} --point-path {wildcards.point:q}"
+        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} > {log:q} 2>&1"
+
+
+rule suite_aggregate:
+    input:
+        runs=lambda w: get_suite_run_files(w.study),
+        code=AGGREGATE_CODE,
+    output:
+        table="results/suite/tables/{study}.csv",
+        provenance="results/suite/tables/{study}.provenance.json",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    params:
+        kind="table",
+        study_file=lambda w: f"results/suite/studies/{w.study}.yaml",
+    log:
+        "results/logs/suite/aggregate/{study}.log",
+    conda:
+        "../envs/simulate.yaml"
+    script:
+        "../scripts/aggregate.py"
+
+
+rule suite_traces:
+    input:
+        runs=lambda w: get_suite_run_files(w.study),
+        code=AGGREGATE_CODE,
+    output:
+        "results/suite/traces/{study}.csv",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    params:
+        kind="traces",
+        n_seeds=SUITE_SEEDS,     # every seed: the ramp-up time and flow shares are per-seed metrics
+    log:
+        "results/logs/suite/traces/{study}.log",
+    conda:
+        "../envs/simulate.yaml"
+    script:
+        "../scripts/aggregate.py"
+
+
+rule suite_rank:
+    input:
+        tables=SUITE_TABLES,
+        traces=SUITE_TRACES,
+        code="simulator/report/suite_rank.py",
+    output:
+        SUITE_RANKINGS,
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/suite/rank.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python:q} -m simulator.report.suite_rank --tables {input.tables:q} --traces {input.traces:q}"
+        " --out-dir results/suite > {log:q} 2>&1"
+
+
+rule suite:
+    # Convenience target: the suite's rankings and the book with the suite chapter filled in.
+    input:
+        SUITE_RANKINGS,
+        "results/book/_build/html/index.html",
+
+
+def get_suite_rankings():
+    """The rankings the suite chapter reads: all of them when this run makes them (target `suite`),
+    else those already made, so the default build shows the chapter without running the suite."""
+    targets = set(getattr(getattr(workflow, "dag_settings", None), "targets", None) or ())
+    if targets & {"suite", "suite_rank"}:
+        return SUITE_RANKINGS
+    return [f for f in SUITE_RANKINGS if Path(f).exists()]
+
+
+rule notebook_suite:
+    input:
+        notebook="notebooks/suite.ipynb",
+        rankings=get_suite_rankings(),
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/suite.ipynb",
+        figures=directory("results/figures/suite"),
+        downloads=directory("results/downloads/suite"),
+    params:
+        y=papermill_params(
+            ranking_files=lambda i, o: list(i.rankings),
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/suite",
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_suite.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
