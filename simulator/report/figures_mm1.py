@@ -141,8 +141,9 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
             for a in style.order(d["algorithm"].unique()):
                 g = d[d["algorithm"] == a].sort_values(sweep)
                 ax.plot(g[sweep], g["mean"], color=style.PALETTE[a], label=style.LABELS[a], lw=1.6)
-                ax.fill_between(g[sweep], g["ci_low"], g["ci_high"], color=style.PALETTE[a], alpha=0.2, lw=0)
-                figure_series.record(ax, style.LABELS[a], g, g[sweep], g["mean"], g["ci_low"], g["ci_high"],
+                low = g["ci_low"].clip(lower=0)      # throughput, delay and loss cannot be negative (few seeds)
+                ax.fill_between(g[sweep], low, g["ci_high"], color=style.PALETTE[a], alpha=0.2, lw=0)
+                figure_series.record(ax, style.LABELS[a], g, g[sweep], g["mean"], low, g["ci_high"],
                                      along=sweep, panel=f"{variant} | {metric}")
                 p = reference[(reference["sweep"] == sweep) & (reference["metric"] == metric)
                               & (reference["algorithm"] == style.base(a))]   # the paper's row of published_x: x
