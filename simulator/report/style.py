@@ -87,6 +87,13 @@ def order(algs):
     return [a for a in ALGORITHMS if a in set(algs)] + sorted(set(algs) - set(ALGORITHMS))
 
 
+def drawn(paper, present):
+    """What a figure of a paper's algorithms draws: those of `paper` (in its order) that are in the data
+    (`present`), then any other algorithm of the data (a user's) in the book's order."""
+    present = set(present)
+    return [a for a in paper if a in present] + order(present - set(paper))
+
+
 def label(algorithm, alpha=None):
     """'QtColFair α=1.2', or the plain label when the algorithm has no alpha."""
     base = LABELS[algorithm]
