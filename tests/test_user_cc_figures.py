@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 import test_figures_ns2 as ns2_data  # noqa: E402
 import test_figures_testbed as tb_data  # noqa: E402
 from simulator import cli  # noqa: E402
-from simulator.report import figure_series, figures_mm1_checks, figures_qtcol, figures_qtcol_multiflow  # noqa: E402
+from simulator.report import figure_series, figures_mm1_checks, figures_qtcol, figures_qtcol_multiflow, figures_scorecard  # noqa: E402
 from simulator.report import figures_ns2 as ns2  # noqa: E402
 from simulator.report import figures_testbed as tb  # noqa: E402
 from simulator.report import provenance_page as pp  # noqa: E402
@@ -164,3 +164,15 @@ def test_algorithms_command_lists_a_studys_user_algorithm(capsys):
     assert "studies: newreno_in_python" in out
     assert cli.main(["algorithms", "config/test/studies/tb_matrix.yaml"]) == 0
     assert "no user algorithm" in capsys.readouterr().out
+
+
+def test_scorecard_figure_places_any_algorithm():
+    """The M/M/1 numbers figure shifts each algorithm by its book position; a name outside the book's list
+    (a user's) goes after all instead of raising."""
+    assert style.rank("published_reno") == style.rank("reno") == style.ALGORITHMS.index("reno")
+    assert style.rank(USER) == len(style.ALGORITHMS)
+    numbers = pd.DataFrame({"variant": "standard", "verdict": "inside", "algorithm": ["reno", USER],
+                            "table": ["V", "V"], "paper_value": 1.0, "run_p025": 0.9, "run_p975": 1.1,
+                            "ours_mean": 1.0})
+    fig = figures_scorecard.numbers_figure(numbers)
+    assert USER in [line.get_label() for ax in fig.axes for line in ax.lines]
