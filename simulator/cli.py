@@ -5,7 +5,7 @@
         --seeds 1-10 --out results/runs/.../seeds~1-10.jsonl
     python -m simulator validate config/studies/*.yaml config/config.yaml
     python -m simulator points STUDY.yaml
-    python -m simulator models | algorithms
+    python -m simulator models | algorithms [STUDY.yaml | config/config.yaml ...]
 
 Errors in the study or the arguments exit with status 2 and a one-paragraph message.
 """
@@ -276,8 +276,33 @@ def cmd_models(args) -> int:
     return 0
 
 
+USER_HINT = ("Your own algorithms: a study's `algorithms: {name: file.py:Class}`, or the config's `extra_algorithms: "
+             "{name: file.py:Class}` for every enabled study that can run it (README: Your own algorithm); "
+             "`python -m simulator algorithms STUDY.yaml | CONFIG.yaml` lists those a study or config runs.")
+
+
+def user_algorithms_of(files) -> dict:
+    """{(name, 'file.py:Class', sha256): [studies]} of the study files, or of the studies a config enables
+    (with its extra_algorithms joined)."""
+    studies = [s for f in files for s in (validate_config_file(f) if is_config_file(f) else [load_study(f)])]
+    out = {}
+    for study in studies:
+        for u in study.algorithms.values():
+            if u.name in study.grid.get("algorithm", ()):
+                out.setdefault((u.name, u.source, u.sha256), []).append(study.name)
+    return out
+
+
 def cmd_algorithms(args) -> int:
-    """The algorithm catalogue: name, description, loss recovery without SACK, parameters, models."""
+    """The algorithm catalogue: name, description, loss recovery without SACK, parameters, models; or,
+    given study or config files, the user algorithms they run."""
+    if args.files:
+        found = user_algorithms_of(args.files)
+        for (name, source, sha), studies in sorted(found.items()):
+            print(f"{name}: {source} (sha256 {sha[:12]})\n  studies: {', '.join(studies)}")
+        if not found:
+            print(f"no user algorithm in {', '.join(args.files)}. {USER_HINT}")
+        return 0
     from simulator import registry
     from simulator.scenarios import mm1_queue
     from simulator.tcp.cc import catalogue
@@ -292,6 +317,7 @@ def cmd_algorithms(args) -> int:
         print(f"{a.name}: {a.description}\n  recovery without SACK: {a.recovery or 'n/a'}; models: {', '.join(models)}")
         for p in a.params:
             print(f"  {p.name}: {p.help} (default {p.default!r}; {_range(p.schema)})")
+    print(f"\n{USER_HINT}")
     return 0
 
 
@@ -330,7 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--algorithm", action="append", default=[], metavar="NAME=FILE.py:CLASS",
                          help="your own algorithm joined to the study's algorithm axis, as the workflow "
                               "config's extra_algorithms does (path relative to the repository root)")
-    a = sub.add_parser("algorithms", help="list the algorithm catalogue (simulator/tcp/cc/catalogue/)")
+    a = sub.add_parser("algorithms", help="list the algorithm catalogue (simulator/tcp/cc/catalogue/), or the user "
+                                          "algorithms of study or config files")
+    a.add_argument("files", nargs="*", help="study or workflow config YAML files (default: the catalogue)")
     a.set_defaults(func=cmd_algorithms)
     return ap
 

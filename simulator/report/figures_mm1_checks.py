@@ -29,13 +29,20 @@ def _cwnd_axes(ax, title):
 
 # --------------------------------------------------------------------------- congestion windows
 
+def cwnd_algorithms(tv: pd.DataFrame) -> list:
+    """The rows of the cwnd figure: the traced algorithms of Figures 6-8 in their order, then any other
+    traced algorithm (a user's; the study traces no other built-in)."""
+    ours = sorted((a for a in set(tv["algorithm"]) if style.base(a) in CWND_ALGS),
+                  key=lambda a: CWND_ALGS.index(style.base(a)))
+    return ours + style.order(set(tv["algorithm"]) - set(ours))
+
+
 def cwnd_grid(tv: pd.DataFrame, variant: str):
     """A row per algorithm (Tahoe, Reno, Cubic), a column per N: cwnd over time of every seed, the
     first seed bold. `tv`: the traces of one variant."""
     import matplotlib.pyplot as plt
 
-    algs = sorted((a for a in set(tv["algorithm"]) if style.base(a) in CWND_ALGS),
-                  key=lambda a: CWND_ALGS.index(style.base(a)))
+    algs = cwnd_algorithms(tv)
     Ns = sorted(tv["N"].unique())
     fig, axes = plt.subplots(len(algs), len(Ns), figsize=(5.2 * len(Ns), 2.4 * len(algs)), squeeze=False)
     seed0 = tv["seed"].min()
@@ -48,8 +55,9 @@ def cwnd_grid(tv: pd.DataFrame, variant: str):
                         lw=1.3 if s == seed0 else 0.7, alpha=1.0 if s == seed0 else 0.3,
                         label=f"{style.LABELS[a]} seed {s}" if s == seed0 else None)
                 figure_series.record(ax, f"{style.LABELS[a]} seed {s}", g, g["t"], g["cwnd"], panel=f"{a}, N={n}")
-            fig_no = 6 + CWND_ALGS.index(style.base(a))   # Tahoe 6, Reno 7, Cubic 8, whatever else is traced
-            _cwnd_axes(ax, f"{style.LABELS[a]}, N = {n}  (Fig. {fig_no}{'ab'[j] if j < 2 else ''})")
+            paper = style.base(a) in CWND_ALGS     # Tahoe: the paper's Figure 6, Reno 7, Cubic 8
+            fig_no = f"  (Fig. {6 + CWND_ALGS.index(style.base(a))}{'ab'[j] if j < 2 else ''})" if paper else ""
+            _cwnd_axes(ax, f"{style.LABELS[a]}, N = {n}{fig_no}")
     fig.suptitle(style.VARIANT_TITLES[variant], y=1.0)
     fig.tight_layout()
     return fig
@@ -77,7 +85,7 @@ def cwnd_overlay(tv: pd.DataFrame, n):
 def cwnd_names(tv: pd.DataFrame) -> str:
     """'Reno and Cubic' (as_published: '..., our model of the paper's code of each: published_reno, ...'):
     the traced algorithms of Figures 6-8 that the grid draws."""
-    algs = by_base(a for a in set(tv["algorithm"]) if style.base(a) in CWND_ALGS)
+    algs = by_base(cwnd_algorithms(tv))
     run = [a for a in algs if a != style.base(a)]
     return names(algs) + (f": our model of the paper's code of each, {', '.join(run)}" if run else "")
 

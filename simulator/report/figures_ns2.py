@@ -17,6 +17,7 @@ import pandas as pd
 from simulator.report import chapter_tables, claims_ns2, figure_series, paper_values, style
 from simulator.report.tables_ns2 import SUMMARY_METRICS, flow_counts, n_seeds, summary_table
 
+# the paper's algorithms in its order; a figure draws those its data has, then any other (a user's: algorithms())
 ALGS = ["reno", "newreno", "vegas"]
 WINDOWS = {20: "window 20 (NS-2 default window_)", 0: "window 0 (no cap)"}
 CATEGORIES = ["linear", "star", "mesh", "droptail", "fq"]      # order of the non-numeric sweep values
@@ -54,6 +55,16 @@ SUMMARY_CAPTION = ("time-averaged cwnd (after 10 s), throughput of all flows, me
                    "20, right no cap.")
 PAPER_CAPTION = ("In grey the numbers the paper states in its text (a hatched band for a range, a hollow diamond or "
                  "dashed line for a single value; reference/ns2/paper_numbers.csv): ")
+
+
+def algorithms(d: pd.DataFrame) -> list:
+    """The algorithms a figure of `d` draws: the paper's that `d` has, then any other (style.drawn)."""
+    return style.drawn(ALGS, d["algorithm"].dropna())
+
+
+def _offsets(algs) -> dict:
+    """Each algorithm's shift from a category's tick, side by side around it."""
+    return {a: 0.15 * (j - (len(algs) - 1) / 2) for j, a in enumerate(algs)}
 
 
 def values_of(tables: pd.DataFrame, study: str) -> list:
@@ -111,13 +122,13 @@ def _first_seed_series(g: pd.DataFrame):
     return tput, loss
 
 
-def _legend(fig, y=1.0) -> None:
-    """One legend above the panels (its top at figure height fraction y): the algorithms, then the paper's
-    marks if any are drawn."""
+def _legend(fig, algs, y=1.0) -> None:
+    """One legend above the panels (its top at figure height fraction y): the algorithms drawn, then the
+    paper's marks if any are drawn."""
     import matplotlib.pyplot as plt
 
     handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.5, marker="o", ms=4, label=style.label(a, None))
-               for a in ALGS] + (paper_values.handles() if paper_values.drawn(fig) else [])
+               for a in algs] + (paper_values.handles() if paper_values.drawn(fig) else [])
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, y))
 
 
@@ -129,10 +140,11 @@ def timeseries(tables: pd.DataFrame, traces: pd.DataFrame, study: str, window: i
     key, (lab, _) = claims_ns2.SWEEPS[study], SWEEP_LABELS[study]
     vals = values_of(tables, study)
     tr = at_figure_flows(traces[(traces["study"] == study) & (traces["window"] == window)], tables, study)
+    algs = algorithms(tr)
     height = 1.75 * len(vals) + 1.1
     fig, axes = plt.subplots(len(vals), 4, figsize=(10.4, height), sharex=True, squeeze=False)
     for row, v in enumerate(vals):
-        for alg in ALGS:
+        for alg in algs:
             g = tr[(tr["algorithm"] == alg) & (tr[key].astype(str) == str(v))]
             if g.empty:
                 continue
@@ -156,15 +168,15 @@ def timeseries(tables: pd.DataFrame, traces: pd.DataFrame, study: str, window: i
         axes[-1, col].set_xlabel("time (s)")
     fig.suptitle(WINDOWS[window], fontsize=11, y=1.0, va="top")
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.62 / height))
-    _legend(fig, 1 - 0.28 / height)
+    _legend(fig, algs, 1 - 0.28 / height)
     return fig
 
 
-def _errorbars(ax, d, key, vals, categorical, j, alg, panel):
-    """One algorithm's means with 95% CI (cut at 0) at the swept values; categories side by side."""
+def _errorbars(ax, d, key, vals, categorical, dx, alg, panel):
+    """One algorithm's means with 95% CI (cut at 0) at the swept values; categories side by side (shift dx)."""
     g = d[d["algorithm"] == alg]
     g = g.set_index(g[key].astype(str)).reindex([str(v) for v in vals]).reset_index(drop=True)
-    x = (np.arange(len(vals)) + 0.15 * (j - 1)) if categorical else np.array(vals, dtype=float)
+    x = (np.arange(len(vals)) + dx) if categorical else np.array(vals, dtype=float)
     lo = g["ci_low"].clip(lower=0)
     ax.errorbar(x, g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]],
                 color=style.PALETTE[alg], marker="o", ms=4, lw=1.2, capsize=2.5, label=style.label(alg, None))
@@ -189,12 +201,12 @@ def plot_metrics(study: str, numbers: pd.DataFrame) -> dict:
     return {**PLOT_METRICS, **{m: SUMMARY_METRICS[m] for m in extra if m in SUMMARY_METRICS}}
 
 
-def _paper_at_categories(ax, numbers, tables, study, metric, vals, panel) -> None:
+def _paper_at_categories(ax, numbers, tables, study, metric, vals, offsets, panel) -> None:
     """The paper's numbers of `metric` at each category where they hold, at their algorithm's position."""
     for i, v in enumerate(vals):
-        for j, alg in enumerate(ALGS):
+        for alg, dx in offsets.items():
             for _, r in paper_values.select(numbers, study, metric, alg, **_params(tables, study, v)).iterrows():
-                paper_values.mark(ax, r, x=i + 0.15 * (j - 1), at=v, width=0.13, panel=panel)
+                paper_values.mark(ax, r, x=i + dx, at=v, width=0.13, panel=panel)
 
 
 def summary_plot(tables: pd.DataFrame, study: str, numbers=None, logx=None):
@@ -209,16 +221,17 @@ def summary_plot(tables: pd.DataFrame, study: str, numbers=None, logx=None):
     vals = values_of(tables, study)
     categorical = not all(isinstance(v, (int, float, np.integer, np.floating)) for v in vals) or key == "flows"
     d = at_figure_flows(tables[(tables["study"] == study)], tables, study)
+    offsets = _offsets(algorithms(d))
     height = 2.0 * len(metrics) + 1.0
     fig, axes = plt.subplots(len(metrics), 2, figsize=(9.6, height), squeeze=False, sharex=True)
     for col, window in enumerate(WINDOWS):
         for row, (metric, ylab) in enumerate(metrics.items()):
             ax, panel = axes[row, col], f"{WINDOWS[window]} | {ylab}"
             dm = d[(d["window"] == window) & (d["metric"] == metric)]
-            for j, alg in enumerate(ALGS):
-                _errorbars(ax, dm, key, vals, categorical, j, alg, panel)
+            for alg, dx in offsets.items():
+                _errorbars(ax, dm, key, vals, categorical, dx, alg, panel)
             if categorical:
-                _paper_at_categories(ax, numbers, tables, study, metric, vals, panel)
+                _paper_at_categories(ax, numbers, tables, study, metric, vals, offsets, panel)
                 ax.set_xticks(range(len(vals)), [tick(v) for v in vals])
             else:
                 _paper_levels(ax, numbers, study, metric, {k: v for k, v in _params(tables, study, None).items()
@@ -232,7 +245,7 @@ def summary_plot(tables: pd.DataFrame, study: str, numbers=None, logx=None):
                 ax.set_xlabel(xlabel)
         axes[0, col].set_title(WINDOWS[window], fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / height))
-    _legend(fig)
+    _legend(fig, list(offsets))
     return fig
 
 

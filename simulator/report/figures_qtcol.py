@@ -183,7 +183,14 @@ Group = namedtuple("Group", "title algorithms fig_inflight fig_rtt alphas paper"
 SINGLE_GROUPS = [Group("CUBIC and BBR", ("cubic", "bbr"), "7", "8", (), "range"),
                  Group("QtCol", ("qtcol",), "9", "10", (1.2, 1.5), "steady"),
                  Group("QtColFair", ("qtcolfair",), "11", "12", (1.2, 1.5), None)]
-KINDS = (("inflight", "packets"), ("rtt", "ms"))   # the two panels: metric stem of the reference rows, unit
+KINDS = (("inflight", "packets"), ("rtt", "ms"))
+
+
+def in_group(group, alg) -> bool:
+    """Whether `alg`'s single-flow runs are drawn in `group`'s figure: its own algorithms, and in the
+    first (the loss- and rate-based baselines) any algorithm no group names (a user's)."""
+    return alg in group.algorithms or (group is SINGLE_GROUPS[0]
+                                       and not any(alg in g.algorithms for g in SINGLE_GROUPS))   # the two panels: metric stem of the reference rows, unit
 
 
 def paper_ranges(ax, reference, scenario, kind, unit, algorithms) -> None:
@@ -205,7 +212,7 @@ def paper_levels(ax, reference, scenario, kind, unit, sel, t0, t1) -> None:
 def single_flow(ss, group, bdp, reference=None):
     """In-flight data with cwnd (left) and RTT (right) of one group's single-flow runs, with what the
     paper states for them; None if none ran."""
-    sel = one_point_each([r for r in ss if r[0] in group.algorithms], "single flow")
+    sel = one_point_each([r for r in ss if in_group(group, r[0])], "single flow")
     if not sel:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
@@ -271,7 +278,7 @@ def show_single_flow(ch, ss, bdp, reference=None) -> None:
     for group in SINGLE_GROUPS if ss else []:
         fig = single_flow(ss, group, bdp, reference)
         if fig is not None:
-            sel = [r for r in ss if r[0] in group.algorithms]
+            sel = [r for r in ss if in_group(group, r[0])]
             show(ch, fig, f"single_{group.title.split()[0].lower()}", single_flow_caption(group, sel),
                  trace_data(sel, ["inflight_0", "cwnd_0", "srtt_ms_0"]))
 

@@ -18,6 +18,12 @@ FLOW_SHADES = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]  # one per
 THROUGHPUT_PANELS = {("qtcolfair", 1.2), ("qtcol", 1.2), ("qtcol", 1.5), ("cubic", None), ("bbr", None)}
 
 
+def throughput_panel(r) -> bool:
+    """Whether the per-flow throughput figure has a panel for run `r` (algorithm, alpha, trace): those
+    of THROUGHPUT_PANELS, and every algorithm that is not a built-in (a user's)."""
+    return (r[0], r[1]) in THROUGHPUT_PANELS or r[0] not in style.ALGORITHMS
+
+
 def ranked(d):
     """Table rows in the book's algorithm order, then by alpha."""
     d = d.assign(rank=d["algorithm"].map({a: i for i, a in enumerate(style.ALGORITHMS)}), a=d["alpha"].fillna(0))
@@ -134,8 +140,8 @@ def jain_over_time(mf):
 
 
 def flows_throughput(mf):
-    """One panel per algorithm of THROUGHPUT_PANELS: each flow's throughput (2 s moving mean)."""
-    panels = one_point_each([r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS], "per-flow throughput")
+    """One panel per run of throughput_panel: each flow's throughput (2 s moving mean)."""
+    panels = one_point_each([r for r in mf if throughput_panel(r)], "per-flow throughput")
     fig, axes = plt.subplots(len(panels), 1, figsize=(11, 2.1 * len(panels)), sharex=True, squeeze=False)
     for ax, (alg, alpha, g) in zip(axes[:, 0], panels):
         for i, c in enumerate(flow_columns(g, "throughput_mbps_")):
@@ -157,7 +163,7 @@ def show_multi_time(ch, mf) -> None:
          "first seed); dotted lines at 0.9 and 1/N = 0.2. The time view behind the paper's Figure 21 (the paper's "
          f"end-of-run values are in the figure above). Made from `{study_file(MULTI)}` (5 flows, 400 s).",
          trace_data(mf, ["jain"]))
-    panels = [r for r in mf if (r[0], r[1]) in THROUGHPUT_PANELS]
+    panels = [r for r in mf if throughput_panel(r)]
     show(ch, flows_throughput(mf), "multi_flows_throughput",
          f"Figure: throughput of each of the five flows over time (2 s moving mean; first seed), one panel each for "
          f"{names(panels)}. Reproduces the paper's Figure 22 (QtColFair converging to a fair share) and Figure 23 "

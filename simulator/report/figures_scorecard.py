@@ -159,7 +159,8 @@ def numbers_figure(numbers: pd.DataFrame):
         d = numbers[(numbers["variant"] == variant) & (numbers["verdict"] != "missing")]
         for a in style.order(d["algorithm"].unique()):
             g = d[d["algorithm"] == a]
-            x = np.array([MM1_TABLES.index(t) for t in g["table"]]) + 0.12 * (style.ALGORITHMS.index(style.base(a)) - 2)
+            # the rows are the paper's numbers (its algorithms); style.rank places any other name too
+            x = np.array([MM1_TABLES.index(t) for t in g["table"]]) + 0.12 * (style.rank(a) - 2)
             rel = lambda v: 100 * (v / g["paper_value"] - 1)  # noqa: E731
             ax.vlines(x, rel(g["run_p025"]), rel(g["run_p975"]), color=style.PALETTE[a], alpha=0.5, lw=2)
             ax.plot(x, rel(g["ours_mean"]), ls="none", marker="o", ms=3.5, color=style.PALETTE[a], label=style.LABELS[a])

@@ -13,6 +13,7 @@ from simulator.report import chapter_tables, figure_series, paper_values, style,
 from simulator.report.tables_testbed import STUDY, matrix
 
 SENS, CROSS = "tb_sensitivity", "tb_cross_traffic"
+# the report's algorithms in its order; a figure draws those its data has, then any other (a user's: algorithms())
 ALGS = ["bbr", "cubic", "reno", "vegas"]
 SETUPS = {"eth_wifi": "ETH-WiFi (sender on Ethernet)", "wifi_wifi": "WiFi-WiFi (both on Wi-Fi)"}
 BACKGROUNDS = {"none": "baseline", "light": "light (8 flows)", "heavy": "heavy (8 flows)"}
@@ -55,16 +56,21 @@ def _ci(rows: pd.DataFrame):
     return r["mean"], max(r["ci_low"], 0.0), r["ci_high"]
 
 
+def algorithms(d: pd.DataFrame) -> list:
+    """The algorithms a figure of `d` draws: the report's that `d` has, then any other (style.drawn)."""
+    return style.drawn(ALGS, d["algorithm"].dropna())
+
+
 def n_seeds(tables: pd.DataFrame) -> int:
     """Seeds of the unidirectional run matrix."""
     return int(matrix(tables, bidir=False)["n"].max())
 
 
-def _paper_bars(ax, numbers, metric, setup, width) -> None:
-    """The report's numbers of `metric` on `setup` at the baseline group, over each algorithm's bar."""
-    for i, alg in enumerate(ALGS):
+def _paper_bars(ax, numbers, metric, setup, algs, width) -> None:
+    """The report's numbers of `metric` on `setup` at the baseline group, over each of its algorithms' bars."""
+    for i, alg in enumerate(algs):
         for _, r in paper_values.select(numbers, STUDY, metric, alg, link_setup=setup).iterrows():
-            paper_values.mark(ax, r, x=(i - (len(ALGS) - 1) / 2) * width, at="none", width=width * 0.9,
+            paper_values.mark(ax, r, x=(i - (len(algs) - 1) / 2) * width, at="none", width=width * 0.9,
                               panel=SETUPS[setup], context=tables_testbed.SETUP_NAMES[setup])
 
 
@@ -75,33 +81,34 @@ def bar_chart(tables: pd.DataFrame, metric: str, ylabel: str, numbers=None):
     from matplotlib.patches import Patch
 
     uni = matrix(tables, bidir=False)
+    algs = algorithms(uni)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
-    width = 0.8 / len(ALGS)
+    width = 0.8 / len(algs)
     for ax, (setup, title) in zip(axes, SETUPS.items()):
-        for i, alg in enumerate(ALGS):
+        for i, alg in enumerate(algs):
             rows = [_rows(uni, metric, alg, setup, bg) for bg in BACKGROUNDS]
             mean, lo, hi = (np.array(v, dtype=float) for v in zip(*map(_ci, rows)))
-            ax.bar(np.arange(len(BACKGROUNDS)) + (i - (len(ALGS) - 1) / 2) * width, mean, width,
+            ax.bar(np.arange(len(BACKGROUNDS)) + (i - (len(algs) - 1) / 2) * width, mean, width,
                    color=style.PALETTE[alg], label=style.label(alg, None), yerr=[mean - lo, hi - mean], capsize=2,
                    error_kw={"lw": 0.8})
             figure_series.record(ax, style.label(alg, None), rows, list(BACKGROUNDS), mean, lo, hi,
                                  along="background", panel=title)
-        _paper_bars(ax, numbers, metric, setup, width)
+        _paper_bars(ax, numbers, metric, setup, algs, width)
         ax.set_xticks(np.arange(len(BACKGROUNDS)), list(BACKGROUNDS.values()))
         ax.set_xlabel("background traffic")
         ax.set_title(title, fontsize=10)
     axes[0].set_ylabel(ylabel)
     fig.tight_layout()
-    handles = [Patch(color=style.PALETTE[a], label=style.label(a, None)) for a in ALGS]
+    handles = [Patch(color=style.PALETTE[a], label=style.label(a, None)) for a in algs]
     handles += paper_values.handles() if paper_values.drawn(fig) else []
     fig.legend(handles=handles, ncol=len(handles), loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=10)
     return fig
 
 
-def _scatter_legend(ax) -> None:
+def _scatter_legend(ax, algs) -> None:
     import matplotlib.pyplot as plt
 
-    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ls="", label=style.label(a, None)) for a in ALGS]
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ls="", label=style.label(a, None)) for a in algs]
     handles += [plt.Line2D([], [], color="black", marker=MARKERS[s], ls="", mfc="white", label=SETUPS[s].split(" ")[0])
                 for s in SETUPS]
     handles += [plt.Line2D([], [], color="black", marker="o", ls="", label="filled: baseline, open: background")]
@@ -114,8 +121,9 @@ def throughput_vs_rtt(tables: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     uni = matrix(tables, bidir=False)
+    algs = algorithms(uni)
     fig, ax = plt.subplots(figsize=(8, 5))
-    for alg in ALGS:
+    for alg in algs:
         for setup in SETUPS:
             for bg in BACKGROUNDS:
                 xr, yr = _rows(uni, "ping_rtt_mean_ms", alg, setup, bg), _rows(uni, "throughput_mean_mbps", alg, setup, bg)
@@ -127,7 +135,7 @@ def throughput_vs_rtt(tables: pd.DataFrame):
                             capsize=2, lw=0.8)
                 figure_series.record(ax, f"{style.label(alg, None)}, {setup}, {bg}", pd.concat([xr, yr]), x, y,
                                      ylo, yhi, panel="throughput (Mbit/s) against ping RTT (ms)")
-    _scatter_legend(ax)
+    _scatter_legend(ax, algs)
     ax.set_xscale("log")
     ax.set_xlabel("mean ping RTT under load (ms, log scale)")
     ax.set_ylabel("mean throughput (Mbit/s)")
@@ -139,7 +147,7 @@ def bidir_points(tables: pd.DataFrame):
     """(setup, kind index, kind, hatch, algorithm index, algorithm, table rows) of every bar of the
     bidirectional figure: baseline, forward and reverse throughput of the algorithms run both ways."""
     frames = {"uni": matrix(tables, bidir=False), "bi": matrix(tables, bidir=True)}
-    algs = [a for a in ALGS if a in set(frames["bi"]["algorithm"])]
+    algs = algorithms(frames["bi"])
     for setup in SETUPS:
         for j, (kind, which, metric, hatch) in enumerate(BIDIR_KINDS):
             for i, alg in enumerate(algs):
@@ -152,7 +160,7 @@ def bidirectional(tables: pd.DataFrame):
     """Forward and reverse throughput of the bidirectional runs next to the unidirectional baseline."""
     import matplotlib.pyplot as plt
 
-    algs = [a for a in ALGS if a in set(matrix(tables, bidir=True)["algorithm"])]
+    algs = algorithms(matrix(tables, bidir=True))
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     ax_of = dict(zip(SETUPS, axes))
     width = 0.8 / len(BIDIR_KINDS)
@@ -172,6 +180,12 @@ def bidirectional(tables: pd.DataFrame):
     return fig
 
 
+def bidirectional_names(tables: pd.DataFrame) -> str:
+    """'BBR and Cubic': the algorithms the bidirectional figure draws, for its caption."""
+    labels = [style.label(a, None) for a in algorithms(matrix(tables, bidir=True))]
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+
+
 def bidirectional_table(tables: pd.DataFrame) -> pd.DataFrame:
     return tables_testbed.bidirectional_table(bidir_points(tables))
 
@@ -188,7 +202,7 @@ def time_series(traces: pd.DataFrame):
     uni, seed = matrix(traces, bidir=False), first_seed(traces)
     fig, axes = plt.subplots(len(SERIES), 2, figsize=(10, 7.5), sharex=True)
     for col, (setup, title) in enumerate(SETUPS.items()):
-        for alg in ALGS:
+        for alg in algorithms(uni):
             g = uni[(uni["algorithm"] == alg) & (uni["link_setup"] == setup)
                     & (uni["background"] == "none") & (uni["seed"] == seed)].sort_values("t")
             for row, (col_name, ylabel) in enumerate(SERIES):
@@ -207,11 +221,11 @@ def time_series(traces: pd.DataFrame):
     return fig
 
 
-def _sens_legend(fig) -> None:
+def _sens_legend(fig, algs) -> None:
     """Colours for the algorithms, line styles for the access point's queue."""
     import matplotlib.pyplot as plt
 
-    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in ALGS]
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in algs]
     handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{buf}-packet queue") for buf, ls in BUFFER_STYLE.items()]
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, 1.0))
 
@@ -227,7 +241,7 @@ def sensitivity(tables: pd.DataFrame):
     for col, bg in enumerate(bgs):
         for row, (metric, ylabel, logy) in enumerate(SENS_METRICS):
             ax = axes[row, col]
-            for alg in ALGS:
+            for alg in algorithms(sens):
                 for buf, ls in BUFFER_STYLE.items():
                     g = sens[(sens["metric"] == metric) & (sens["algorithm"] == alg) & (sens["background"] == bg)
                              & (sens["ap_buffer_pkts"] == buf)].sort_values("loss_pct")
@@ -247,7 +261,7 @@ def sensitivity(tables: pd.DataFrame):
             if row == len(SENS_METRICS) - 1:
                 ax.set_xlabel("residual Wi-Fi loss per wireless hop (%)")
     fig.tight_layout(rect=(0, 0, 1, 0.96))
-    _sens_legend(fig)
+    _sens_legend(fig, algorithms(sens))
     return fig
 
 
@@ -269,12 +283,13 @@ def sensitivity_section(ch, tables) -> None:
 
 
 def _cross_bars(ax, ct, metric, cases) -> None:
-    width = 0.8 / len(ALGS)
-    for i, alg in enumerate(ALGS):
+    algs = algorithms(ct)
+    width = 0.8 / len(algs)
+    for i, alg in enumerate(algs):
         g = [ct[(ct["metric"] == metric) & (ct["algorithm"] == alg) & (ct["cross_mode"] == m)
                 & (ct["cross_mbps"] == load)] for m, load in cases]
         mean, lo, hi = (np.array(v, dtype=float) for v in zip(*map(_ci, g)))
-        ax.bar(np.arange(len(cases)) + (i - (len(ALGS) - 1) / 2) * width, mean, width,
+        ax.bar(np.arange(len(cases)) + (i - (len(algs) - 1) / 2) * width, mean, width,
                yerr=[np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)], capsize=2, color=style.PALETTE[alg],
                label=style.label(alg, None))
         figure_series.record(ax, style.label(alg, None), g, [f"{m} {load:g} Mbit/s" for m, load in cases],

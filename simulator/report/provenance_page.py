@@ -79,9 +79,29 @@ def runs_table(provenance: dict) -> str:
     return "\n".join(rows)
 
 
+def shown_path(path: str) -> str:
+    """A user's file as the page shows it: as written (relative to the repository root); the name alone
+    for an absolute path, which the page never shows."""
+    return Path(path).name if Path(path).is_absolute() else path
+
+
+def user_algorithms_table(provenance: dict) -> str:
+    """Markdown table of the researchers' own algorithms the studies ran (their provenance files'
+    user_algorithms): short name, file, class, sha256 and the studies; '' when there are none."""
+    used = {}
+    for study, p in provenance.items():
+        for u in p.get("user_algorithms", ()):
+            used.setdefault((u["name"], u["file"], u["class"], u["sha256"]), []).append(study)
+    rows = [f"| {name} | `{shown_path(file)}` | `{cls}` | `{sha[:12]}` | {', '.join(sorted(studies))} |"
+            for (name, file, cls, sha), studies in sorted(used.items())]
+    return "\n".join(["| algorithm | file | class | sha256 | studies |", "|---|---|---|---|---|", *rows]) if rows else ""
+
+
 def generated(build: dict, tables, provenance_files) -> str:
-    """The page's generated block: `build` rows (label -> markdown value), then the two tables."""
+    """The page's generated block: `build` rows (label -> markdown value), then the two tables, and the
+    user algorithms' table when a study ran one."""
     provenance = load_provenance(provenance_files)
+    users = user_algorithms_table(provenance)
     return "\n".join([
         "| | |", "|---|---|", *(f"| {k} | {v} |" for k, v in build.items()),
         "", "Studies of this book, as aggregated (seeds per point: the seeds every grid point ran; a study "
@@ -89,4 +109,6 @@ def generated(build: dict, tables, provenance_files) -> str:
         "", "What each table was computed from (from `results/tables/<study>.provenance.json`; every run "
         "record in `results/runs/` also carries its parameters, seed, simulator version and git commit):",
         "", runs_table(provenance),
+        *(["", "Researchers' own algorithms (a study's `algorithms:` or the config's `extra_algorithms`; "
+            "the file's sha256 is part of each run key of a point that runs it):", "", users] if users else []),
     ])

@@ -87,6 +87,18 @@ def order(algs):
     return [a for a in ALGORITHMS if a in set(algs)] + sorted(set(algs) - set(ALGORITHMS))
 
 
+def rank(algorithm) -> int:
+    """Position in the book's order (a published_* entry at its base's); any other name (a user's) after all."""
+    return ALGORITHMS.index(base(algorithm)) if base(algorithm) in ALGORITHMS else len(ALGORITHMS)
+
+
+def drawn(paper, present):
+    """What a figure of a paper's algorithms draws: those of `paper` (in its order) that are in the data
+    (`present`), then any other algorithm of the data (a user's) in the book's order."""
+    present = set(present)
+    return [a for a in paper if a in present] + order(present - set(paper))
+
+
 def label(algorithm, alpha=None):
     """'QtColFair α=1.2', or the plain label when the algorithm has no alpha."""
     base = LABELS[algorithm]
