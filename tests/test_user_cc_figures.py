@@ -124,6 +124,9 @@ def test_qtcol_and_mm1_fixed_figures_take_a_user_algorithm():
     assert not figures_qtcol_multiflow.throughput_panel(("qtcol", 1.3, None))
     tv = pd.DataFrame({"algorithm": ["cubic", USER, "reno"]})
     assert figures_mm1_checks.cwnd_algorithms(tv) == ["reno", "cubic", USER]
+    # the caption keeps the paper's figures to the paper's algorithms and names the user's beside them
+    assert figures_mm1_checks.cwnd_names(tv) == "Reno and Cubic"
+    assert figures_mm1_checks.beside_names(tv) == f", and {USER} beside them (not in the paper)"
 
 
 def provenance(tmp_path, file):

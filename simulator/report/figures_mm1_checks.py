@@ -85,9 +85,15 @@ def cwnd_overlay(tv: pd.DataFrame, n):
 def cwnd_names(tv: pd.DataFrame) -> str:
     """'Reno and Cubic' (as_published: '..., our model of the paper's code of each: published_reno, ...'):
     the traced algorithms of Figures 6-8 that the grid draws."""
-    algs = by_base(cwnd_algorithms(tv))
+    algs = by_base(a for a in cwnd_algorithms(tv) if style.base(a) in CWND_ALGS)
     run = [a for a in algs if a != style.base(a)]
     return names(algs) + (f": our model of the paper's code of each, {', '.join(run)}" if run else "")
+
+
+def beside_names(tv: pd.DataFrame) -> str:
+    """', and mynewreno beside them (not in the paper)' for traced algorithms the paper did not trace."""
+    others = [a for a in cwnd_algorithms(tv) if style.base(a) not in CWND_ALGS]
+    return f", and {' and '.join(style.label(a, None) for a in others)} beside them (not in the paper)" if others else ""
 
 
 def overlay_names(one: pd.DataFrame) -> str:
@@ -123,8 +129,8 @@ def show_cwnd(ch, traces: pd.DataFrame | None, variant: str) -> None:
     ch.caption(
         f"Figure: congestion window over time, variant `{variant}`, "
         + (f"for the short (N={Ns[0]}) and longer (N={Ns[-1]}) flows" if len(Ns) > 1 else f"for N={Ns[0]}")
-        + f" of the paper's Figures 6-8 ({cwnd_names(tv)}"
-        + f"). The bold line is seed {seed0}; "
+        + f" of the paper's Figures 6-8 ({cwnd_names(tv)})" + beside_names(tv)
+        + f". The bold line is seed {seed0}; "
         f"faint lines are the other seeds. Made from {_studies(tv)}. "
         + ch.download_link(f"cwnd_{variant}.csv", "Data as CSV") + ".")
     n = overlay_n(traces)
