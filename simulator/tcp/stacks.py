@@ -13,10 +13,13 @@ Where each default comes from:
   TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h); HyStart on (net/ipv4/tcp_cubic.c `hystart = 1`);
   SACK on (net.ipv4.tcp_sack = 1) with RFC 6675-style recovery.
 * ns3 (3.44): ack_counting: src/internet/model/tcp-congestion-ops.cc TcpNewReno::SlowStart and
-  CongestionAvoidance (per ACK); DelAckCount 2 and DelAckTimeout 200 ms, InitialCwnd 10
+  CongestionAvoidance (per ACK; the Reno family only: TcpCubic::IncreaseWindow in tcp-cubic.cc counts
+  bytes in slow start, "to approximate the effect of QUICKACK", so CUBIC keeps byte counting under
+  every stack); DelAckCount 2 and DelAckTimeout 200 ms, InitialCwnd 10
   (tcp-socket.cc TcpSocket::GetTypeId); MinRto 1 s and Sack true (tcp-socket-base.cc
   TcpSocketBase::GetTypeId); initial RTO 1 s (rtt-estimator.cc InitialEstimation 1 s, no
-  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true).
+  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true). These ns-3 defaults were
+  read from the ns3 3.44 Python package's attribute table (TypeId originalInitialValue).
 * ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
   packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
