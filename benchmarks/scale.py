@@ -1,0 +1,158 @@
+"""Scale benchmark (issue 18): cost per event, events per packet and memory against link speed and time.
+
+Scenario S1: one long-lived flow over the dumbbell model (simulator/scenarios/dumbbell.py) with its
+defaults (ns3 stack: SACK, delayed ACK every 2nd packet): 10 ms one-way bottleneck delay, DropTail
+buffer of 5 BDP (833 packets at 100 Mbit/s, 8,330 at 1 Gbit/s), 10 Gbit/s / 10 us access links.
+Runs: 100 Mbit/s for 3 s and 300 s, 1 Gbit/s for 60 s, each with cubic and newreno.
+
+Each run is its own process (subprocess of this script), so its peak RSS (VmHWM of that process,
+read at its end: interpreter, imports, run and summary) is its own.  loop_wall_s is the event
+loop alone (FlowModel.run), not start-up, network building or the summary.
+delivered_pkts: in-order data packets at the receiver (its rcv_nxt, summed over flows).
+events: events scheduled on the loop's queue (EventQueue.pushed, the only counter the model keeps;
+it has no count of events processed).  The loop processes all but those still queued when it stops
+at the run's end: at most the packets then on the wires plus a few timers (a few hundred at
+100 Mbit/s, a few thousand at 1 Gbit/s: under 0.2 % of the 3 s runs' counts, under 0.01 % of the
+others).  Superseded timer events count: the loop pops them.
+
+    python benchmarks/scale.py [--repeat K] [--json] [--quick]
+
+With --json the table goes to stderr.  --repeat K keeps, per run, the best of K processes by loop wall time; --quick runs 0.2 s of
+simulated time per case (checks the harness; figures meaningless).  Prints figures; not a test.
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+# (name prefix, bottleneck Mbit/s, simulated s, buffer packets)
+CASES = [("s1-100m-3s", 100.0, 3.0, 833), ("s1-100m-300s", 100.0, 300.0, 833),
+         ("s1-1g-60s", 1000.0, 60.0, 8330)]
+ALGORITHMS = ("cubic", "newreno")
+QUICK_S = 0.2
+KEYS = ("name", "algorithm", "mbps", "sim_s", "loop_wall_s", "delivered_pkts", "events", "peak_rss_mb")
+
+
+def params(alg, mbps, sim_s, buffer_pkts):
+    """S1's dumbbell parameters (everything else the model's defaults)."""
+    return {"model": "dumbbell", "algorithm": alg, "flows": 1, "bottleneck_mbps": mbps,
+            "delay_ms": 10.0, "buffer_pkts": buffer_pkts, "access_gbps": 10.0,
+            "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0}
+
+
+def peak_rss_mb():
+    """This process's peak resident set (VmHWM), MB (10^6 bytes)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024 / 1e6
+    import resource                                          # not Linux: ru_maxrss in KiB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
+
+
+def child(name, alg, mbps, sim_s, buffer_pkts):
+    """One run in this process: time FlowModel.run alone; print the run's record as JSON."""
+    import simulator
+    import simulator.models.flow_model as fm
+    loop = {}
+
+    class TimedFlowModel(fm.FlowModel):                      # the dumbbell builds it by this name
+        def run(self):
+            t0, c0 = time.perf_counter(), time.process_time()
+            out = super().run()
+            loop["wall"], loop["cpu"] = time.perf_counter() - t0, time.process_time() - c0
+            loop["out"] = out
+            return out
+
+    fm.FlowModel = TimedFlowModel
+    simulator.run(params(alg, mbps, sim_s, buffer_pkts), 1)
+    out = loop.pop("out")
+    rec = {"name": name, "algorithm": alg, "mbps": mbps, "sim_s": sim_s,
+           "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
+           "delivered_pkts": int(sum(f["delivered"] for f in out["flows"])),
+           "events": int(out["events"])}
+    del out
+    rec["peak_rss_mb"] = peak_rss_mb()
+    rec["simulator"] = os.path.dirname(os.path.dirname(os.path.abspath(simulator.__file__)))
+    print(json.dumps(rec))
+
+
+def run_in_process(name, alg, mbps, sim_s, buffer_pkts):
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", name, alg, repr(mbps), repr(sim_s),
+           str(buffer_pkts)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"run {name} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def derived(runs):
+    """Figures per run (the loop's CPU time: near its wall time unless other jobs took the CPU;
+    events/s, events per delivered packet, delivered packets per wall s) and,
+    per algorithm, events/s at 1 Gbit/s over 100 Mbit/s (300 s) and RSS growth 300 s minus 3 s."""
+    by = {r["name"]: r for r in runs}
+    per_run = {r["name"]: {"loop_cpu_s": r["loop_cpu_s"],
+                           "events_per_s": r["events"] / r["loop_wall_s"],
+                           "events_per_delivered": r["events"] / max(r["delivered_pkts"], 1),
+                           "delivered_per_wall_s": r["delivered_pkts"] / r["loop_wall_s"]}
+               for r in runs}
+    per_alg = {}
+    for alg in ALGORITHMS:
+        fast, slow = per_run[f"s1-1g-60s-{alg}"], per_run[f"s1-100m-300s-{alg}"]
+        per_alg[alg] = {
+            "events_per_s_ratio_1g_over_100m": fast["events_per_s"] / slow["events_per_s"],
+            "rss_growth_300s_minus_3s_mb": (by[f"s1-100m-300s-{alg}"]["peak_rss_mb"]
+                                            - by[f"s1-100m-3s-{alg}"]["peak_rss_mb"])}
+    return {"per_run": per_run, "per_algorithm": per_alg}
+
+
+def table(runs, d):
+    lines = [f"{'run':<24}{'sim s':>7}{'loop s':>9}{'cpu s':>8}{'delivered':>12}{'events':>13}{'events/s':>13}"
+             f"{'ev/pkt':>8}{'pkts/wall s':>13}{'RSS MB':>9}"]
+    for r in runs:
+        x = d["per_run"][r["name"]]
+        lines.append(f"{r['name']:<24}{r['sim_s']:>7g}{r['loop_wall_s']:>9.3f}{r['loop_cpu_s']:>8.3f}{r['delivered_pkts']:>12,}"
+                     f"{r['events']:>13,}{x['events_per_s']:>13,.0f}{x['events_per_delivered']:>8.2f}"
+                     f"{x['delivered_per_wall_s']:>13,.0f}{r['peak_rss_mb']:>9.1f}")
+    for alg, x in d["per_algorithm"].items():
+        lines.append(f"{alg}: events/s 1 Gbit/s over 100 Mbit/s (300 s) "
+                     f"{x['events_per_s_ratio_1g_over_100m']:.3f}; peak RSS 300 s minus 3 s "
+                     f"{x['rss_growth_300s_minus_3s_mb']:+.1f} MB")
+    return "\n".join(lines)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        name, alg, mbps, sim_s, buf = sys.argv[2:7]
+        child(name, alg, float(mbps), float(sim_s), int(buf))
+        return
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=1, help="best of this many processes per run (loop wall time)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object {runs: [...], derived: {...}}")
+    ap.add_argument("--quick", action="store_true", help=f"{QUICK_S} s simulated per case (checks the harness)")
+    args = ap.parse_args()
+    runs = []
+    for prefix, mbps, sim_s, buf in CASES:
+        for alg in ALGORITHMS:
+            name = f"{prefix}-{alg}"
+            tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf)
+                     for _ in range(max(1, args.repeat))]
+            runs.append(min(tries, key=lambda r: r["loop_wall_s"]))
+    d = derived(runs)
+    header = (f"S1 dumbbell, one flow, best of {args.repeat} process(es) per run, simulator from "
+              f"{runs[0]['simulator']}{' (QUICK: 0.2 s simulated per case)' if args.quick else ''}")
+    if args.json:                                            # the table goes to stderr
+        print(header + "\n" + table(runs, d), file=sys.stderr)
+        print(json.dumps({"runs": [{k: r[k] for k in KEYS} for r in runs], "derived": d,
+                          "repeat": args.repeat, "quick": args.quick,
+                          "python": platform.python_version(), "cpus": os.cpu_count(),
+                          "simulator": runs[0]["simulator"]}, indent=1))
+    else:
+        print(header + "\n" + table(runs, d))
+
+
+if __name__ == "__main__":
+    main()
