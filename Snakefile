@@ -2,6 +2,7 @@
 #   snakemake --cores all                        # every table, figure and the HTML report
 #   snakemake --cores all --config profile=paper # 100 seeds per grid point
 #   snakemake --cores all tables                 # simulations and tables only
+#   snakemake --cores all validation             # optional: our dumbbell against ns-3 (pip install -e ".[ns3]")
 # config/config.yaml says which studies run; config/studies/*.yaml define their grids.
 
 from snakemake.exceptions import WorkflowError
@@ -19,6 +20,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/validation.smk"
 
 
 rule all:

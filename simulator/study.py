@@ -317,10 +317,11 @@ def point_from_path(study: Study, path: str) -> Point:
 
 
 # --------------------------------------------------------------------------- loading
-def load_study(path) -> Study:
-    """Read, validate and return the study in ``path``; raises StudyError."""
+def load_study(path, doc: dict | None = None) -> Study:
+    """Read, validate and return the study in ``path`` (or `doc`, the mapping read from it, where a
+    caller has changed it: simulator/validation/cells.py); raises StudyError."""
     path = Path(path)
-    doc = read_yaml_mapping(path, "study")
+    doc = read_yaml_mapping(path, "study") if doc is None else doc
 
     if ("grid" in doc) == ("grids" in doc):
         raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "
