@@ -1,0 +1,95 @@
+"""The "Agreement with ns-3" chapter (notebooks/validation.ipynb): the answer, the side-by-side
+table and the figure from results/validation/ns3_agreement.csv (simulator/validation/agreement.py),
+or, when the optional target has not run, how to run it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from simulator.report import number_format, style
+from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
+
+STUDY = "validation_ns3"
+NOT_RUN = (
+    "**Not run in this build.** This comparison needs ns-3, which the default run does not install. "
+    "To run it (about 20 minutes on 2 cores, 0.7 GB of memory per ns-3 process):\n\n"
+    "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
+    ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
+    ".venv/bin/snakemake --cores all              # rebuilds this chapter from it\n```\n\n"
+    f"The cells are those of `config/studies/{STUDY}.yaml`.")
+FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
+                 "flows": "flows", "loss_fwd_pct": "loss (%)"}
+
+
+def load(path) -> pd.DataFrame | None:
+    """The agreement table, or None when the target has not run."""
+    return pd.read_csv(path) if Path(path).exists() else None
+
+
+def answer(table: pd.DataFrame) -> str:
+    """The chapter's first sentence: how many cells agree within the bounds."""
+    c = counts(table)
+    text = (f"**{c['inside']} of the {c['compared']} cells run in both simulators agree** within "
+            f"{UTILIZATION_PP:g} percentage points of utilization and {100 * RTT_REL:g}% of mean RTT; "
+            f"{c['outside']} do not.")
+    if c["not_compared"]:
+        text += (f" {c['not_compared']} of the {c['cells']} cells ran in ns-3 only: "
+                 f"{'; '.join(sorted(set(table.loc[table['agrees'].isna(), 'skipped'].dropna())))}.")
+    return text
+
+
+def shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The side-by-side table as the book shows it (number_format cells, units in headers)."""
+    out = pd.DataFrame({FACTOR_LABELS[k]: table[k].map(lambda v: style.label(v) if isinstance(v, str)
+                                                          else number_format.num(v)) for k in FACTOR_LABELS})
+    pairs = [("utilization (%)", "utilization_warm", 100), ("mean RTT (ms)", "mean_rtt_ms", 1),
+             ("Jain", "jain", 1), ("retransmissions", "retransmissions", 1)]
+    for title, metric, scale in pairs:
+        out[f"{title} ours"] = (scale * table[f"ours_{metric}"]).map(number_format.num)
+        out[f"{title} ns-3"] = (scale * table[f"ns3_{metric}"]).map(number_format.num)
+    out["Δ utilization (pp)"] = table["d_utilization_pp"].map(lambda v: number_format.num(v, 2))
+    out["Δ mean RTT (%)"] = table["d_mean_rtt_pct"].map(lambda v: number_format.num(v, 2))
+    out["agrees"] = table["agrees"].map(lambda v: "–" if pd.isna(v) else ("yes" if v in (True, "True") else "**no**"))
+    return out
+
+
+def outside(table: pd.DataFrame) -> pd.DataFrame:
+    """The compared cells outside the bounds."""
+    return table[table["agrees"].isin([False, "False"])]
+
+
+def figure(table: pd.DataFrame):
+    """Ours against ns-3: utilization and mean RTT, one point per cell, the bounds shaded."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    for ax, metric, scale, unit in ((axes[0], "utilization_warm", 100, "utilization (%)"),
+                                    (axes[1], "mean_rtt_ms", 1, "mean RTT (ms)")):
+        both = table.dropna(subset=[f"ours_{metric}", f"ns3_{metric}"])
+        x_all = scale * both[f"ns3_{metric}"]
+        lo, hi = (float(x_all.min()), float(x_all.max())) if len(both) else (0.0, 1.0)
+        line = np.linspace(lo * 0.9, hi * 1.05, 50)
+        band = (line - UTILIZATION_PP, line + UTILIZATION_PP) if metric == "utilization_warm" \
+            else (line * (1 - RTT_REL), line * (1 + RTT_REL))
+        ax.fill_between(line, *band, color="0.85", label="bound")
+        ax.plot(line, line, color="0.5", lw=0.8)
+        for alg in style.order(both["algorithm"].unique()):
+            part = both[both["algorithm"] == alg]
+            ax.scatter(scale * part[f"ns3_{metric}"], scale * part[f"ours_{metric}"], s=22,
+                       color=style.PALETTE.get(alg), label=style.label(alg),
+                       marker="o", edgecolors="none")
+        ax.set_xlabel(f"ns-3 3.44: {unit}")
+        ax.set_ylabel(f"ours: {unit}")
+    axes[0].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def caption(table: pd.DataFrame) -> str:
+    c = counts(table)
+    return (f"Figure: each of the {c['compared']} cells run in both simulators, ours against ns-3's value "
+            f"(grey band: within {UTILIZATION_PP:g} percentage points of utilization, {100 * RTT_REL:g}% of "
+            f"mean RTT; the line: equality). Made from `config/studies/{STUDY}.yaml` by "
+            "`snakemake --cores all validation`.")
