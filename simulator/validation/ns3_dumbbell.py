@@ -10,6 +10,10 @@ summarize):
 - mean_rtt_ms: the senders' smoothed RTT (TcpSocketBase trace "RTT", ns-3's srtt) sampled every
   sample_interval s from warmup on, every flow whose srtt is set, pooled;
 - jain: Jain's index of the flows' receiver goodput over the whole run;
+- rtt_sample_max_ms and rtt_samples_over_path_pct: the largest RTT sample ns-3 took (trace
+  "LastRTT") and the share of samples above the largest RTT the path allows (path_rtt_max_ms: base
+  RTT plus a full queue disc, the device queue's packet and the one in transmission, plus 1 ms): a
+  sample above it measured something other than the path (ns-3's own RTT estimation);
 - retransmissions and sent: data segments retransmitted (trace "Retransmission", fired by
   TcpSocketBase::SendDataPacket for a retransmission) and all data segments sent (trace "Tx",
   segments with payload), over the whole run.
@@ -23,9 +27,10 @@ default), and TcpVegas runs with Timestamp=false and DelAckCount=1.
 """
 # study algorithm name -> ns-3 TcpCongestionOps type (src/internet/model/tcp-*.cc)
 TCP_TYPES = {"newreno": "TcpNewReno", "cubic": "TcpCubic", "bbr": "TcpBbr", "vegas": "TcpVegas"}
-SOCKET_BUFFER = 16 << 20            # bytes, send and receive
+SOCKET_BUFFER = 16 << 20           # bytes, send and receive
 FIFO_ACCESS = 100_000               # packets: access links never queue this much
-MSS = 1448                          # as simulator/scenarios/dumbbell.py MSS (1502 bytes on the wire)
+MSS = 1448                          # payload bytes, as simulator/scenarios/dumbbell.py MSS
+WIRE = 1502                         # bytes on the bottleneck: payload, TCP with timestamps, IP, PPP
 # ns-3's Vegas stalls far below the link rate with timestamps and delayed ACKs (issue 15)
 VEGAS_SOCKET = {"Timestamp": False, "DelAckCount": 1}
 
@@ -43,8 +48,13 @@ std::vector<uint64_t> retx, sent;         // per flow, whole run
 std::vector<double> rtt_samples;          // pooled srtt samples after warm-up, s
 std::vector<uint64_t> rx_at_warmup;       // each sink's bytes at the warm-up instant
 std::vector<Ptr<PacketSink>> sinks;
+double path_max = 0;                      // the largest RTT the path allows, s
+uint64_t rtt_n = 0, rtt_over = 0;         // RTT samples (trace "LastRTT") and those above path_max
+double rtt_max = 0;
 
 void OnRtt(uint32_t i, Time, Time now) { srtt[i] = now.GetSeconds(); }
+void OnSample(Time, Time now)
+{ double r = now.GetSeconds(); rtt_n++; if (r > path_max) rtt_over++; if (r > rtt_max) rtt_max = r; }
 void OnTx(uint32_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
 { if (p->GetSize() > 0) sent[i]++; }
 void OnRetx(uint32_t i, Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
@@ -56,6 +66,7 @@ void Connect(uint32_t i, uint32_t node)
   Config::ConnectWithoutContext(base + "RTT", MakeBoundCallback(&OnRtt, i));
   Config::ConnectWithoutContext(base + "Tx", MakeBoundCallback(&OnTx, i));
   Config::ConnectWithoutContext(base + "Retransmission", MakeBoundCallback(&OnRetx, i));
+  Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&OnSample));
 }
 
 void Sample(double interval, double warmup)
@@ -70,9 +81,10 @@ void Sample(double interval, double warmup)
 }
 
 void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, double interval,
-           double warmup, std::vector<Ptr<PacketSink>> flow_sinks)
+           double warmup, std::vector<Ptr<PacketSink>> flow_sinks, double path_max_s)
 {
   srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0);
+  path_max = path_max_s;
   sinks = flow_sinks;
   for (uint32_t i = 0; i < flows; i++)      // each socket exists once its application has started
     Simulator::Schedule(Seconds(i * start_interval) + NanoSeconds(1), &Connect, i, nodes[i]);
@@ -182,7 +194,18 @@ def metrics(p, probe, sinks):
         "retransmissions": int(sum(int(x) for x in probe.retx)),
         "sent": int(sum(int(x) for x in probe.sent)),
         "goodput_mbps": sum(goodput),
+        "path_rtt_max_ms": 1e3 * float(probe.path_max),
+        "rtt_sample_max_ms": 1e3 * float(probe.rtt_max),
+        "rtt_samples_over_path_pct": 100.0 * int(probe.rtt_over) / max(1, int(probe.rtt_n)),
     }
+
+
+def path_rtt_max(p, buffer_pkts):
+    """The largest RTT a packet can see on this path, s: propagation both ways, the bottleneck
+    queue disc full, the device queue's packet and the one on the wire ahead of it, and 1 ms for
+    the access links' serialisation and ACKs' own transmission (a generous margin)."""
+    base = 2 * (p["delay_ms"] + 2 * p["access_delay_ms"]) / 1e3
+    return base + (buffer_pkts + 2) * WIRE * 8 / (p["bottleneck_mbps"] * 1e6) + 1e-3
 
 
 def run(p, seed, buffer_pkts, loss_pct):
@@ -198,7 +221,7 @@ def run(p, seed, buffer_pkts, loss_pct):
     nodes = ns.cppyy.gbl.std.vector["uint32_t"]([senders.Get(i).GetId() for i in range(int(p["flows"]))])
     sink_vec = ns.cppyy.gbl.std.vector[ns.Ptr[ns.PacketSink]](sinks)
     probe.Watch(int(p["flows"]), float(p["start_interval"]), nodes, float(p["sample_interval"]),
-                float(p["warmup"]), sink_vec)
+                float(p["warmup"]), sink_vec, path_rtt_max(p, buffer_pkts))
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
     out = metrics(p, probe, sinks)
