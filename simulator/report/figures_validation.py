@@ -18,6 +18,15 @@ NOT_RUN = (
     ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
     ".venv/bin/snakemake --cores all              # rebuilds this chapter from it\n```\n\n"
     f"The cells are those of `config/studies/{STUDY}.yaml`.")
+RTT_SAMPLES_WRONG_PCT = 1.0    # ns-3 cells with more RTT samples above the path's largest RTT: its RTT is wrong
+# ns-3 3.44 tcp-socket-base.cc, TcpSocketBase::EstimateRtt: without timestamps a sample is taken for the
+# newest segment a cumulative ACK covers, from when it was sent; after a hole is filled (fast retransmit
+# or RTO) that ACK covers segments sent a recovery earlier, so the sample includes the recovery.
+RTT_DEFECT = ("Without timestamps (its Vegas runs with Timestamp=false) ns-3 times the newest segment a "
+              "cumulative ACK covers from its transmission (TcpSocketBase::EstimateRtt), so the ACK that fills a "
+              "hole after a loss yields a sample that includes the whole recovery.")
+# further causes of a cell outside the bounds: (test on its row, explanation)
+CAUSES = []
 FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
                  "flows": "flows", "loss_fwd_pct": "loss (%)"}
 
@@ -57,6 +66,52 @@ def shown(table: pd.DataFrame) -> pd.DataFrame:
 def outside(table: pd.DataFrame) -> pd.DataFrame:
     """The compared cells outside the bounds."""
     return table[table["agrees"].isin([False, "False"])]
+
+
+def seeds_text(table: pd.DataFrame) -> str:
+    n = sorted(set(table["seeds"].dropna().astype(int)))
+    return "one seed" if n == [1] else f"mean over {', '.join(map(str, n))} seeds"
+
+
+def describe(row) -> str:
+    """'CUBIC, 100 Mbit/s, 86 packets, 5 flows, no loss'."""
+    loss = f"{number_format.num(row['loss_fwd_pct'])}% loss" if row["loss_fwd_pct"] else "no loss"
+    return (f"{style.label(row['algorithm'])}, {number_format.num(row['bottleneck_mbps'])} Mbit/s, "
+            f"{number_format.num(row['buffer_pkts'])} packets, {number_format.num(row['flows'])} "
+            f"flow{'s' if row['flows'] != 1 else ''}, {loss}")
+
+
+def ns3_rtt_wrong(row) -> bool:
+    """ns-3 took RTT samples its path cannot produce (above the largest RTT the path allows)."""
+    return row["ns3_rtt_samples_over_path_pct"] > RTT_SAMPLES_WRONG_PCT
+
+
+def reason(row) -> str:
+    """Why one cell is outside the bounds, with the evidence its row carries."""
+    parts = []
+    if abs(row["d_mean_rtt_pct"]) > 100 * RTT_REL and ns3_rtt_wrong(row):
+        parts.append(
+            f"ns-3's mean RTT is not the path's: {number_format.num(row['ns3_rtt_samples_over_path_pct'], 2)}% of its "
+            f"RTT samples exceed the largest RTT the path allows ({number_format.num(row['ns3_path_rtt_max_ms'])} ms; "
+            f"its largest sample {number_format.num(row['ns3_rtt_sample_max_ms'])} ms). " + RTT_DEFECT)
+    for test, text in CAUSES:
+        if test(row):
+            parts.append(text)
+    return " ".join(parts) or "Not yet explained."
+
+
+def explanations(table: pd.DataFrame) -> str:
+    """One paragraph per cell outside the bounds: the cell, both values, the reason."""
+    rows = outside(table)
+    if rows.empty:
+        return "Every compared cell is inside the bounds."
+    out = []
+    for _, r in rows.iterrows():
+        out.append(f"- **{describe(r)}**: utilization {number_format.num(100 * r['ours_utilization_warm'])}% (ours) "
+                   f"vs {number_format.num(100 * r['ns3_utilization_warm'])}% (ns-3), mean RTT "
+                   f"{number_format.num(r['ours_mean_rtt_ms'])} vs {number_format.num(r['ns3_mean_rtt_ms'])} ms. "
+                   f"{reason(r)}")
+    return "\n".join(out)
 
 
 def figure(table: pd.DataFrame):

@@ -16,7 +16,9 @@ summarize):
   sample above it measured something other than the path (ns-3's own RTT estimation);
 - retransmissions and sent: data segments retransmitted (trace "Retransmission", fired by
   TcpSocketBase::SendDataPacket for a retransmission) and all data segments sent (trace "Tx",
-  segments with payload), over the whole run.
+  segments with payload), over the whole run;
+- timeouts: retransmission timeouts (trace "CongState" entering CA_LOSS, which only
+  TcpSocketBase::ReTxTimeout sets), over the whole run.
 
 ns-3 keeps global state (the simulator, node list, defaults), so one process runs one cell
 (simulator/validation/run_cell.py, one workflow job each). The facts
@@ -45,6 +47,7 @@ namespace nsval {
 using namespace ns3;
 std::vector<double> srtt;                 // latest smoothed RTT of each flow, s (0: none yet)
 std::vector<uint64_t> retx, sent;         // per flow, whole run
+std::vector<uint64_t> timeouts;           // per flow: entries into CA_LOSS (retransmission timeouts)
 std::vector<double> rtt_samples;          // pooled srtt samples after warm-up, s
 std::vector<uint64_t> rx_at_warmup;       // each sink's bytes at the warm-up instant
 std::vector<Ptr<PacketSink>> sinks;
@@ -59,6 +62,8 @@ void OnTx(uint32_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocket
 { if (p->GetSize() > 0) sent[i]++; }
 void OnRetx(uint32_t i, Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
             Ptr<const TcpSocketBase>) { retx[i]++; }
+void OnCongState(uint32_t i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{ if (now == TcpSocketState::CA_LOSS) timeouts[i]++; }
 
 void Connect(uint32_t i, uint32_t node)
 {
@@ -67,6 +72,7 @@ void Connect(uint32_t i, uint32_t node)
   Config::ConnectWithoutContext(base + "Tx", MakeBoundCallback(&OnTx, i));
   Config::ConnectWithoutContext(base + "Retransmission", MakeBoundCallback(&OnRetx, i));
   Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&OnSample));
+  Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, i));
 }
 
 void Sample(double interval, double warmup)
@@ -83,7 +89,7 @@ void Sample(double interval, double warmup)
 void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, double interval,
            double warmup, std::vector<Ptr<PacketSink>> flow_sinks, double path_max_s)
 {
-  srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0);
+  srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0); timeouts.assign(flows, 0);
   path_max = path_max_s;
   sinks = flow_sinks;
   for (uint32_t i = 0; i < flows; i++)      // each socket exists once its application has started
@@ -193,6 +199,7 @@ def metrics(p, probe, sinks):
         "jain": jain(goodput) if len(goodput) > 1 else 1.0,
         "retransmissions": int(sum(int(x) for x in probe.retx)),
         "sent": int(sum(int(x) for x in probe.sent)),
+        "timeouts": int(sum(int(x) for x in probe.timeouts)),
         "goodput_mbps": sum(goodput),
         "path_rtt_max_ms": 1e3 * float(probe.path_max),
         "rtt_sample_max_ms": 1e3 * float(probe.rtt_max),

@@ -22,7 +22,7 @@ def our_metrics(params, seed) -> dict:
     """Our dumbbell's run of `params`, in the agreement table's terms."""
     m = registry.run(params, seed)["metrics"]
     return {"utilization_warm": m["utilization_warm"], "mean_rtt_ms": m["mean_rtt_ms"], "jain": m["jain"],
-            "retransmissions": round(m["plr"] * m["sent"]), "sent": m["sent"]}
+            "retransmissions": round(m["plr"] * m["sent"]), "sent": m["sent"], "timeouts": m["timeouts"]}
 
 
 def ns3_metrics(cell, seed) -> dict:
