@@ -1,0 +1,73 @@
+"""The "Agreement with ns-3" chapter (simulator/report/figures_validation.py): its not-run form, the
+answer, the side-by-side table, the figure and the explanations, on a constructed agreement table."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+
+from simulator.report import figures_validation as val  # noqa: E402
+from simulator.validation import agreement  # noqa: E402
+
+
+def row(cell, alg="cubic", ours_u=0.95, ns3_u=0.95, ours_r=50.0, ns3_r=50.0, ours_to=0, ns3_to=0,
+        sample_max=60.0, skipped=""):
+    r = {"cell": cell, "algorithm": alg, "bottleneck_mbps": 100, "buffer_pkts": 86, "flows": 5, "loss_fwd_pct": 0.0,
+         "seeds": 1, "skipped": skipped, "notes": "",
+         "ours_utilization_warm": ours_u, "ns3_utilization_warm": ns3_u, "ours_mean_rtt_ms": ours_r,
+         "ns3_mean_rtt_ms": ns3_r, "ours_jain": 0.9, "ns3_jain": 0.95, "ours_retransmissions": 10,
+         "ns3_retransmissions": 12, "ours_timeouts": ours_to, "ns3_timeouts": ns3_to,
+         "ns3_path_rtt_max_ms": 54.0, "ns3_rtt_sample_max_ms": sample_max, "ns3_rtt_samples_over_path_pct": 25.0}
+    return r
+
+
+def table():
+    t = pd.DataFrame([row("a"), row("b", ours_u=0.95, ns3_u=0.75, ns3_to=1),
+                      row("c", alg="vegas", ours_r=60.0, ns3_r=1400.0, sample_max=3044.0),
+                      row("d", ours_r=111.0, ns3_r=95.0),
+                      row("e", skipped="needs loss_fwd_pct in the dumbbell model")])
+    t.loc[4, ["ours_utilization_warm", "ours_mean_rtt_ms"]] = float("nan")
+    t["d_utilization_pp"] = 100 * (t["ours_utilization_warm"] - t["ns3_utilization_warm"])
+    t["d_mean_rtt_pct"] = 100 * (t["ours_mean_rtt_ms"] / t["ns3_mean_rtt_ms"] - 1)
+    t["agrees"] = [agreement.verdict(u, r) for u, r in zip(t["d_utilization_pp"], t["d_mean_rtt_pct"])]
+    return t
+
+
+def test_not_run_form_says_how_to_run_it_without_paths_of_this_machine(tmp_path):
+    assert val.load(tmp_path / "absent.csv") is None
+    assert "snakemake --cores all validation" in val.NOT_RUN and 'pip install -e ".[ns3]"' in val.NOT_RUN
+    assert "/work" not in val.NOT_RUN and "/tmp" not in val.NOT_RUN and "Error" not in val.NOT_RUN
+
+
+def test_the_answer_counts_cells_inside_and_outside_and_says_why_some_were_not_compared():
+    text = val.answer(table())
+    assert text.startswith("**1 of the 4 cells run in both simulators agree**")
+    assert "3 do not" in text and "1 of the 5 cells ran in ns-3 only: needs loss_fwd_pct" in text
+
+
+def test_the_table_shows_both_sides_the_differences_and_the_verdict():
+    shown = val.shown(table())
+    assert len(shown) == 5
+    assert shown.loc[1, "utilization (%) ns-3"] == "75" and shown.loc[1, "Δ utilization (pp)"] == "20"
+    assert shown["agrees"].tolist() == ["yes", "**no**", "**no**", "**no**", "–"]
+
+
+def test_each_outside_cell_gets_the_cause_its_evidence_shows():
+    text = val.explanations(table()).splitlines()
+    assert len(text) == 3
+    assert "1 retransmission timeout(s), ours 0" in text[0] and "RACK" in text[0]
+    assert "largest RTT sample is 3044 ms" in text[1] and "Karn" in text[1]
+    assert "our queue is longer" in text[2] and "scripts/ns3_cwnd.py" in text[2]
+    assert val.explanations(table().iloc[[0]]) == "Every compared cell is inside the bounds."
+
+
+def test_a_cell_no_cause_matches_is_said_to_be_unexplained():
+    t = table().iloc[[1]].copy()
+    t["ns3_timeouts"] = 0
+    assert "Not explained yet." in val.explanations(t)
+
+
+def test_the_figure_has_one_panel_per_bounded_metric_and_a_caption():
+    fig = val.figure(table())
+    assert [a.get_xlabel() for a in fig.axes] == ["ns-3 3.44: utilization (%)", "ns-3 3.44: mean RTT (ms)"]
+    assert val.caption(table()).startswith("Figure: each of the 4 cells")
