@@ -19,8 +19,8 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
-include: "workflow/rules/validation.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/validation.smk"
 
 
 rule all:

@@ -150,3 +150,22 @@ def get_point_params(wildcards):
     except StudyError as e:
         raise WorkflowError(str(e)) from None
     return json.dumps(point.params, sort_keys=True)
+
+
+# ----------------------------------------------------------------- validation against ns-3 (optional target)
+VALIDATION_STUDY = "config/studies/validation_ns3.yaml"
+VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
+VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py"))
+
+
+def get_validation_runs(wildcards):
+    """Every record the agreement table needs: each cell x seed x simulator (the study loads only when
+    the target `validation` is asked for, so a default run never reads it)."""
+    from simulator.validation.cells import load_cells
+
+    try:
+        study, cells = load_cells(VALIDATION_STUDY)
+    except StudyError as e:
+        raise WorkflowError(f"invalid validation study:\n{e}") from None
+    return [f"results/validation/runs/{c.path}/seed~{s}/{side}.json"
+            for c in cells for s in range(1, (study.seeds or 1) + 1) for side in ("ours", "ns3")]

@@ -1,23 +1,8 @@
 # Optional target, never part of `all`: every cell of the validation study run in our dumbbell and in
 # ns-3 3.44 (pip install -e ".[ns3]"), then one agreement table.
 #   snakemake --cores all validation     -> results/validation/ns3_agreement.csv
-# The "Agreement with ns-3" chapter reads that table when it exists (workflow/rules/report.smk).
-from simulator.validation.cells import load_cells
-
-VALIDATION_STUDY = "config/studies/validation_ns3.yaml"
-VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
-VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py"))
-
-
-def get_validation_runs(wildcards):
-    """Every record the table needs: each cell x seed x simulator (the study loads only when this
-    target is asked for, so a default run never reads it)."""
-    try:
-        study, cells = load_cells(VALIDATION_STUDY)
-    except StudyError as e:
-        raise WorkflowError(f"invalid validation study:\n{e}") from None
-    return [f"results/validation/runs/{c.path}/seed~{s}/{side}.json"
-            for c in cells for s in range(1, (study.seeds or 1) + 1) for side in ("ours", "ns3")]
+# The "Agreement with ns-3" chapter reads that table when it exists (workflow/rules/report.smk); the
+# study, table and input function are in common.smk.
 
 
 rule validation:
