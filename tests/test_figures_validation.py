@@ -42,7 +42,7 @@ def test_not_run_form_says_how_to_run_it_without_paths_of_this_machine(tmp_path)
 def test_the_answer_counts_cells_inside_and_outside_and_says_why_some_were_not_compared():
     text = val.answer(table())
     assert text.startswith("**1 of the 4 cells run in both simulators agree**")
-    assert "3 do not" in text and "1 of the 5 cells ran in ns-3 only: needs loss_fwd_pct" in text
+    assert "3 do not" in text and "1 of the 5 cells are not compared: needs loss_fwd_pct" in text
 
 
 def test_the_table_shows_both_sides_the_differences_and_the_verdict():
@@ -52,20 +52,29 @@ def test_the_table_shows_both_sides_the_differences_and_the_verdict():
     assert shown["agrees"].tolist() == ["yes", "**no**", "**no**", "**no**", "–"]
 
 
-def test_each_outside_cell_gets_the_cause_its_evidence_shows():
-    text = val.explanations(table()).splitlines()
-    assert len(text) == 3
-    assert "1 retransmission timeout(s), ours 0" in text[0] and "RACK" in text[0]
-    assert "largest RTT sample is 3044 ms" in text[1] and "Karn" in text[1]
-    assert "grows differently per ACK" in text[2] and "scripts/ns3_cwnd.py" in text[2]
-    assert val.explanations(table().iloc[[0]]) == "Every compared cell is inside the bounds."
+def test_each_outside_cell_gets_the_cause_its_evidence_shows_and_each_cause_is_said_once():
+    t = table()
+    t.loc[3, "ours_retransmissions"] = 40         # cell d: ours retransmits 40, ns-3 12: a bigger overshoot
+    lines = val.explanations(t).splitlines()
+    cells = [x for x in lines if x.startswith("- ")]
+    assert len(cells) == 3
+    assert cells[0].endswith("ns-3 took 1 retransmission timeouts, ours 0 [RACK].")
+    assert "largest RTT sample is 3044 ms on a path whose RTT cannot exceed 54 ms" in cells[1] and "[Karn]" in cells[1]
+    assert cells[2].endswith("ours retransmitted 40 segments, ns-3 12 [overshoot].")
+    notes = [x for x in lines if x.startswith("**[")]
+    assert [n.split("]")[0] for n in notes] == ["**[Karn", "**[RACK", "**[overshoot"]
+    assert val.explanations(t.iloc[[0]]) == "Every compared cell is inside the bounds."
 
 
 def test_a_cell_no_cause_matches_is_said_to_be_unexplained():
+    assert val.explanations(table().iloc[[3]]).startswith("- **Cubic") and "Not explained yet." in val.explanations(table())
+
+
+def test_ns3_above_the_links_capacity_is_named_instead_of_timeouts():
     t = table().iloc[[1]].copy()
-    t["ns3_timeouts"] = 0
-    t["algorithm"] = "bbr"
-    assert "Not explained yet." in val.explanations(t)
+    t["ns3_utilization_warm"] = 1.04
+    text = val.explanations(t)
+    assert "[capacity]" in text and "[RACK]" not in text
 
 
 def test_the_figure_has_one_panel_per_bounded_metric_and_a_caption():
