@@ -58,7 +58,7 @@ def test_each_outside_cell_gets_the_cause_its_evidence_shows_and_each_cause_is_s
     lines = val.explanations(t).splitlines()
     cells = [x for x in lines if x.startswith("- ")]
     assert len(cells) == 3
-    assert cells[0].endswith("ns-3 took 1 retransmission timeouts, ours 0 [RACK].")
+    assert cells[0].endswith("ns-3 took 1 retransmission timeout, ours 0 [RACK].")
     assert "largest RTT sample is 3044 ms on a path whose RTT cannot exceed 54 ms" in cells[1] and "[Karn]" in cells[1]
     assert cells[2].endswith("ours retransmitted 40 segments, ns-3 12 [overshoot].")
     notes = [x for x in lines if x.startswith("**[")]
@@ -68,6 +68,12 @@ def test_each_outside_cell_gets_the_cause_its_evidence_shows_and_each_cause_is_s
 
 def test_a_cell_no_cause_matches_is_said_to_be_unexplained():
     assert val.explanations(table().iloc[[3]]).startswith("- **Cubic") and "Not explained yet." in val.explanations(table())
+
+
+def test_timeouts_are_blamed_only_where_ns3_carried_less():
+    t = table().iloc[[1]].copy()
+    t["ours_utilization_warm"], t["ns3_utilization_warm"], t["d_utilization_pp"] = 0.75, 0.95, -20.0
+    assert "[RACK]" not in val.explanations(t)
 
 
 def test_ns3_above_the_links_capacity_is_named_instead_of_timeouts():
