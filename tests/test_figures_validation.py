@@ -85,5 +85,5 @@ def test_ns3_above_the_links_capacity_is_named_instead_of_timeouts():
 
 def test_the_figure_has_one_panel_per_bounded_metric_and_a_caption():
     fig = val.figure(table())
-    assert [a.get_xlabel() for a in fig.axes] == ["ns-3 3.44: utilization (%)", "ns-3 3.44: mean RTT (ms)"]
+    assert [a.get_xlabel() for a in fig.axes] == ["ns-3 3.44: utilization (%)", "ns-3 3.44: mean RTT (ms) (log scale)"]
     assert val.caption(table()).startswith("Figure: each of the 4 cells")
