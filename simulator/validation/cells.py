@@ -43,7 +43,7 @@ def load_cells(path) -> tuple:
     stripped = {k: v for k, v in doc.items() if k != "grid"}
     stripped["grids"] = [{k: v for k, v in g.items() if k not in missing} for g in grids]
     # every key but the pending ones checked as in any study; then the grids as written
-    study = dataclasses.replace(load_study(path, stripped), grids=copy.deepcopy(grids), grid={})
+    study = dataclasses.replace(load_study(path, doc=stripped), grids=copy.deepcopy(grids), grid={})
     return study, [_cell(p.path, p.params, declared, missing) for p in study.points()]
 
 
