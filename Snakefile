@@ -3,6 +3,7 @@
 #   snakemake --cores all --config profile=paper # 100 seeds per grid point
 #   snakemake --cores all tables                 # simulations and tables only
 #   snakemake --cores all suite                  # the standard evaluation suite (not part of the default run)
+#   snakemake --cores all validation             # optional: our dumbbell against ns-3 (pip install -e ".[ns3]")
 # config/config.yaml says which studies run; config/studies/*.yaml define their grids.
 
 from snakemake.exceptions import WorkflowError
@@ -21,6 +22,7 @@ include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/suite.smk"
+include: "workflow/rules/validation.smk"
 
 
 rule all:

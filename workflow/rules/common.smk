@@ -161,3 +161,39 @@ def get_point_params(wildcards):
         raise WorkflowError(str(e)) from None
     users = {u.name: u.sha256 for u in registry.user_algorithms(point.params)}
     return json.dumps({**point.params, **({"user_algorithms": users} if users else {})}, sort_keys=True)
+
+
+# ----------------------------------------------------------------- validation against ns-3 (optional target)
+VALIDATION_STUDY = "config/studies/validation_ns3.yaml"
+VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
+VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py"))
+
+
+def get_validation_runs(wildcards):
+    """Every record the agreement table needs: each cell x seed x simulator (the study loads only when
+    the target `validation` is asked for, so a default run never reads it)."""
+    from simulator.validation.cells import load_cells
+
+    try:
+        study, cells = load_cells(VALIDATION_STUDY)
+    except StudyError as e:
+        raise WorkflowError(f"invalid validation study:\n{e}") from None
+    return [f"results/validation/runs/{c.path}/seed~{s}/{side}.json"
+            for c in cells for s in range(1, (study.seeds or 1) + 1) for side in ("ours", "ns3")]
+
+
+# ----------------------------------------------------------------- the standard evaluation suite (workflow/rules/suite.smk)
+def get_suite_run_files(study):
+    """The run files of one suite study (SUITE_STUDIES and SUITE_SEEDS are set by suite.smk)."""
+    s = SUITE_STUDIES[study]
+    return [f"results/suite/runs/{study}/{p.path}/seeds~{a}-{b}.jsonl"
+            for p in s.points() for a, b in s.seed_batches(SUITE_SEEDS)]
+
+
+def get_suite_rankings():
+    """The rankings the suite chapter reads: all of them when this run makes them (target `suite`),
+    else those already made, so the default build shows the chapter without running the suite."""
+    targets = set(getattr(getattr(workflow, "dag_settings", None), "targets", None) or ())
+    if targets & {"suite", "suite_rank"}:
+        return SUITE_RANKINGS
+    return [f for f in SUITE_RANKINGS if Path(f).exists()]

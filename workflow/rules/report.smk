@@ -259,11 +259,39 @@ rule notebook_study:
         " --no-progress-bar > {log:q} 2>&1"
 
 
+rule notebook_validation:
+    # "Agreement with ns-3": the optional validation target's table when it has run
+    # (workflow/rules/validation.smk), else how to run it; the default run never runs ns-3
+    input:
+        notebook="notebooks/validation.ipynb",
+        table=lambda wildcards: [VALIDATION_TABLE] if Path(VALIDATION_TABLE).exists() else [],
+        code=REPORT_LIBS + VALIDATION_CODE,
+    output:
+        notebook="results/notebooks/validation.ipynb",
+        figures=directory("results/figures/validation"),
+        downloads=directory("results/downloads/validation"),
+    params:
+        y=papermill_params(
+            agreement_table=lambda i, o: VALIDATION_TABLE,
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/validation",
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_validation.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
 rule book:
     input:
-        notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["suite", "scorecard"]],
+        notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["suite", "scorecard", "validation"]],
         study_pages=[f"results/notebooks/study_{s}.ipynb" for s in STUDY_PAGES],
-        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["suite", "scorecard"]]
+        downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["suite", "scorecard", "validation"]]
         + [f"results/downloads/study_{s}" for s in STUDY_PAGES],
         sources=sorted(str(p) for p in Path("book").rglob("*") if p.is_file() and "_build" not in p.parts),  # _static too
         tables=get_study_tables(),

@@ -16,12 +16,6 @@ except StudyError as e:
 SUITE_SEEDS = SUITE["seeds"]
 
 
-def get_suite_run_files(study):
-    s = SUITE_STUDIES[study]
-    return [f"results/suite/runs/{study}/{p.path}/seeds~{a}-{b}.jsonl"
-            for p in s.points() for a, b in s.seed_batches(SUITE_SEEDS)]
-
-
 SUITE_TABLES = [f"results/suite/tables/{n}.csv" for n in SUITE_STUDIES]
 SUITE_TRACES = [f"results/suite/traces/{n}.csv" for n, s in SUITE_STUDIES.items() if s.trace]
 SUITE_RANKINGS = [f"results/suite/{n}.csv" for n in SUITE_STUDIES]
@@ -132,15 +126,6 @@ rule suite:
     input:
         SUITE_RANKINGS,
         "results/book/_build/html/index.html",
-
-
-def get_suite_rankings():
-    """The rankings the suite chapter reads: all of them when this run makes them (target `suite`),
-    else those already made, so the default build shows the chapter without running the suite."""
-    targets = set(getattr(getattr(workflow, "dag_settings", None), "targets", None) or ())
-    if targets & {"suite", "suite_rank"}:
-        return SUITE_RANKINGS
-    return [f for f in SUITE_RANKINGS if Path(f).exists()]
 
 
 rule notebook_suite:

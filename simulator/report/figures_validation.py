@@ -1,0 +1,193 @@
+"""The "Agreement with ns-3" chapter (notebooks/validation.ipynb): the answer, the side-by-side
+table and the figure from results/validation/ns3_agreement.csv (simulator/validation/agreement.py),
+or, when the optional target has not run, how to run it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from simulator.report import number_format, style
+from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
+
+STUDY = "validation_ns3"
+NOT_RUN = (
+    "**Not run in this build.** This comparison needs ns-3, which the default run does not install. "
+    "To run it (about 25 minutes on 2 cores, most of it two ns-3 BBR cells at 100 Mbit/s; 0.7 GB of "
+    "memory per ns-3 process):\n\n"
+    "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
+    ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
+    ".venv/bin/snakemake --cores all              # rebuilds this chapter from it\n```\n\n"
+    f"The cells are those of `config/studies/{STUDY}.yaml`.")
+NS3_MIN_RTO_MS = 1000.0   # ns-3 3.44 TcpSocketBase attribute MinRto (tcp-socket-base.cc GetTypeId)
+MAX_UTILIZATION = 1448 / 1490   # payload share of a segment without timestamps: no run can exceed it
+OVERSHOOT = 1.5           # ours retransmitting this many times ns-3's count marks a bigger slow-start overshoot
+# What each cause is, said once under the list of cells (the list names the cause and its evidence).
+CAUSE_TEXT = {
+    "Karn": "ns-3 times a segment across its retransmission timeout. A sample longer than its 1 s minimum RTO "
+            "cannot be a round trip on these paths; Karn's algorithm (RFC 6298, section 3) excludes samples of "
+            "retransmitted segments, but without timestamps (its Vegas runs with Timestamp=false) ns-3 times the "
+            "oldest segment a cumulative ACK covers from its first transmission (TcpSocketBase::EstimateRtt). Our "
+            "side takes no such samples, so the RTT bound cannot hold where ns-3 does this.",
+    "RACK": "ns-3 3.44 has no RACK (its recovery is PRR or classic: src/internet/model/tcp-prr-recovery.cc, "
+            "tcp-recovery-ops.cc), so a retransmission that is lost again waits for the retransmission timeout "
+            "(1 s minimum) and restarts from one segment; our SACK sender detects a lost retransmission as RACK "
+            "does (simulator/tcp/sack_sender.pyx). The recovery style is one of the details the `stack` key is to "
+            "select (issue 15, item 2).",
+    "overshoot": "Our window overshoots more at the end of slow start. ns-3 adds one segment per ACK in slow start, "
+                 "so with its delayed ACKs it grows about 1.5x per RTT, where counting the segments acknowledged "
+                 "(RFC 3465, as Linux) doubles it; `python scripts/ns3_cwnd.py` prints both windows for a cell. "
+                 "Which ACK counting our side uses is the `stack` key's (issue 15, item 2).",
+    "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
+                "but was held out of order (behind a segment lost to a timeout) is counted when it is delivered, "
+                "after it; both sides count this way, so the excess is ns-3's backlog, not a faster link.",
+}
+
+
+def ns3_rtt_across_timeout(row) -> str:
+    if abs(row["d_mean_rtt_pct"]) <= 100 * RTT_REL or row["ns3_rtt_sample_max_ms"] < NS3_MIN_RTO_MS:
+        return ""
+    return (f"ns-3's largest RTT sample is {number_format.num(row['ns3_rtt_sample_max_ms'])} ms on a path whose RTT "
+            f"cannot exceed {number_format.num(row['ns3_path_rtt_max_ms'])} ms "
+            f"({number_format.num(row['ns3_rtt_samples_over_path_pct'], 2)}% of its samples exceed it) [Karn]")
+
+
+def ns3_above_capacity(row) -> str:
+    if abs(row["d_utilization_pp"]) <= UTILIZATION_PP or row["ns3_utilization_warm"] <= MAX_UTILIZATION:
+        return ""
+    return f"ns-3's utilization is above the {number_format.num(100 * MAX_UTILIZATION)}% the link can carry [capacity]"
+
+
+def ns3_timed_out_more(row) -> str:
+    if (not row["d_utilization_pp"] > UTILIZATION_PP or not row["ns3_timeouts"] > row["ours_timeouts"]
+            or row["ns3_utilization_warm"] > MAX_UTILIZATION):
+        return ""     # only where ns-3 carried less: a timeout idles the link
+    return (f"ns-3 took {plural(row['ns3_timeouts'], 'retransmission timeout')}, ours "
+            f"{number_format.num(row['ours_timeouts'])} [RACK]")
+
+
+def plural(n, noun) -> str:
+    return f"{number_format.num(n)} {noun}{'' if n == 1 else 's'}"
+
+
+def our_overshoot(row) -> str:
+    if row["algorithm"] not in ("newreno", "cubic") or not row["ours_retransmissions"] > OVERSHOOT * row["ns3_retransmissions"]:
+        return ""
+    return (f"ours retransmitted {number_format.num(row['ours_retransmissions'])} segments, ns-3 "
+            f"{number_format.num(row['ns3_retransmissions'])} [overshoot]")
+
+
+# each reads the evidence in a cell's row: its sentence naming the cause, or "" when it is not the cell's
+CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot)
+FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
+                 "flows": "flows", "loss_fwd_pct": "loss (%)"}
+
+
+def load(path) -> pd.DataFrame | None:
+    """The agreement table, or None when the target has not run."""
+    return pd.read_csv(path) if Path(path).exists() else None
+
+
+def answer(table: pd.DataFrame) -> str:
+    """The chapter's first sentence: how many cells agree within the bounds."""
+    c = counts(table)
+    text = (f"**{c['inside']} of the {c['compared']} cells run in both simulators agree** within "
+            f"{UTILIZATION_PP:g} percentage points of utilization and {100 * RTT_REL:g}% of mean RTT; "
+            f"{c['outside']} do not.")
+    if c["not_compared"]:
+        text += f" {c['not_compared']} of the {c['cells']} cells are not compared: a side's run is missing."
+    return text
+
+
+def shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The side-by-side table as the book shows it (number_format cells, units in headers)."""
+    out = pd.DataFrame({FACTOR_LABELS[k]: table[k].map(lambda v: style.label(v) if isinstance(v, str)
+                                                          else number_format.num(v)) for k in FACTOR_LABELS})
+    pairs = [("utilization (%)", "utilization_warm", 100), ("mean RTT (ms)", "mean_rtt_ms", 1),
+             ("Jain", "jain", 1), ("retransmissions", "retransmissions", 1), ("timeouts", "timeouts", 1)]
+    for title, metric, scale in pairs:
+        out[f"{title} ours"] = (scale * table[f"ours_{metric}"]).map(number_format.num)
+        out[f"{title} ns-3"] = (scale * table[f"ns3_{metric}"]).map(number_format.num)
+    out["Δ utilization (pp)"] = table["d_utilization_pp"].map(lambda v: number_format.num(v, 2))
+    out["Δ mean RTT (%)"] = table["d_mean_rtt_pct"].map(lambda v: number_format.num(v, 2))
+    out["agrees"] = table["agrees"].map(lambda v: "–" if pd.isna(v) else ("yes" if v in (True, "True") else "**no**"))
+    return out
+
+
+def outside(table: pd.DataFrame) -> pd.DataFrame:
+    """The compared cells outside the bounds."""
+    return table[table["agrees"].isin([False, "False"])]
+
+
+def seeds_text(table: pd.DataFrame) -> str:
+    n = sorted(set(table["seeds"].dropna().astype(int)))
+    return "one seed" if n == [1] else f"mean over {', '.join(map(str, n))} seeds"
+
+
+def describe(row) -> str:
+    """'CUBIC, 100 Mbit/s, 86 packets, 5 flows, no loss'."""
+    loss = f"{number_format.num(row['loss_fwd_pct'])}% loss" if row["loss_fwd_pct"] else "no loss"
+    return (f"{style.label(row['algorithm'])}, {number_format.num(row['bottleneck_mbps'])} Mbit/s, "
+            f"{number_format.num(row['buffer_pkts'])} packets, {number_format.num(row['flows'])} "
+            f"flow{'s' if row['flows'] != 1 else ''}, {loss}")
+
+
+def reason(row) -> str:
+    """Why one cell is outside the bounds, from the evidence in its row."""
+    found = [t for t in (cause(row) for cause in CAUSES) if t]
+    return "; ".join(found) + "." if found else "Not explained yet."
+
+
+def explanations(table: pd.DataFrame) -> str:
+    """One line per cell outside the bounds (the cell, both values, its causes), then what each cause
+    named is."""
+    rows = outside(table)
+    if rows.empty:
+        return "Every compared cell is inside the bounds."
+    out = []
+    for _, r in rows.iterrows():
+        out.append(f"- **{describe(r)}**: utilization {number_format.num(100 * r['ours_utilization_warm'])}% (ours) "
+                   f"vs {number_format.num(100 * r['ns3_utilization_warm'])}% (ns-3), mean RTT "
+                   f"{number_format.num(r['ours_mean_rtt_ms'])} vs {number_format.num(r['ns3_mean_rtt_ms'])} ms: {reason(r)}")
+    named = [k for k in CAUSE_TEXT if any(f"[{k}]" in line for line in out)]
+    out += [""] + [f"**[{k}]** {CAUSE_TEXT[k]}\n" for k in named]
+    return "\n".join(out)
+
+
+def figure(table: pd.DataFrame):
+    """Ours against ns-3: utilization and mean RTT, one point per cell, the bounds shaded."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    for ax, metric, scale, unit in ((axes[0], "utilization_warm", 100, "utilization (%)"),
+                                    (axes[1], "mean_rtt_ms", 1, "mean RTT (ms)")):
+        both = table.dropna(subset=[f"ours_{metric}", f"ns3_{metric}"])
+        x_all = scale * both[f"ns3_{metric}"]
+        lo, hi = (float(x_all.min()), float(x_all.max())) if len(both) else (0.0, 1.0)
+        line = np.geomspace(max(lo * 0.9, 1e-3), hi * 1.05, 50)
+        band = (line - UTILIZATION_PP, line + UTILIZATION_PP) if metric == "utilization_warm" \
+            else (line * (1 - RTT_REL), line * (1 + RTT_REL))
+        ax.fill_between(line, *band, color="0.85", label="bound")
+        ax.plot(line, line, color="0.5", lw=0.8)
+        for alg in style.order(both["algorithm"].unique()):
+            part = both[both["algorithm"] == alg]
+            ax.scatter(scale * part[f"ns3_{metric}"], scale * part[f"ours_{metric}"], s=22,
+                       color=style.PALETTE.get(alg), label=style.label(alg),
+                       marker="o", edgecolors="none")
+        if metric == "mean_rtt_ms":      # ns-3's wrong RTTs (chapter: [Karn]) run to seconds
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+        ax.set_xlabel(f"ns-3 3.44: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
+        ax.set_ylabel(f"ours: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
+    axes[0].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def caption(table: pd.DataFrame) -> str:
+    c = counts(table)
+    return (f"Figure: each of the {c['compared']} cells run in both simulators, ours against ns-3's value "
+            f"(grey band: within {UTILIZATION_PP:g} percentage points of utilization, {100 * RTT_REL:g}% of "
+            f"mean RTT; the line: equality; mean RTT on logarithmic axes). Made from `config/studies/{STUDY}.yaml` by "
+            "`snakemake --cores all validation`.")

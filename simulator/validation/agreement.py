@@ -1,0 +1,90 @@
+"""The agreement table: one row per cell, our dumbbell and ns-3 side by side, differences and
+whether the cell is inside the bounds issue 15 sets (2 percentage points of utilization, 15% of
+mean RTT).
+
+    python -m simulator.validation.agreement --runs results/validation/runs/**/*.json \
+        --out results/validation/ns3_agreement.csv
+
+Each run record is simulator/validation/run_cell.py's; a cell's value is the mean over its seeds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+METRICS = ("utilization_warm", "mean_rtt_ms", "jain", "retransmissions", "timeouts")
+# ns-3's RTT samples against the largest RTT its path allows (simulator/validation/ns3_dumbbell.py)
+RTT_CHECKS = ("path_rtt_max_ms", "rtt_sample_max_ms", "rtt_samples_over_path_pct")
+FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
+UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage points
+RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
+
+
+def read_runs(files) -> pd.DataFrame:
+    """One row per record: cell, seed, side, the cell's factors, notes, the metrics."""
+    rows = []
+    for f in files:
+        r = json.loads(Path(f).read_text())
+        row = {"cell": r["cell"], "seed": r["seed"], "side": r["side"], "notes": r["notes"]}
+        row.update({k: r["params"].get(k, 0.0 if k == "loss_fwd_pct" else None) for k in FACTORS})
+        row.update({k: r.get("metrics", {}).get(k, float("nan")) for k in METRICS + RTT_CHECKS})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def agreement_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: ours_<metric>, ns3_<metric> (means over seeds; ns-3's RTT_CHECKS too), the differences (utilization in
+    percentage points, mean RTT relative to ns-3, Jain and retransmissions as ours - ns-3), `agrees`
+    (True/False; empty where a side's run is missing)."""
+    keys = ["cell", *FACTORS]
+    sides = {}
+    for side in ("ours", "ns3"):
+        part = runs[runs["side"] == side]
+        shown = list(METRICS + RTT_CHECKS) if side == "ns3" else list(METRICS)
+        means = part.groupby(keys, sort=False, dropna=False)[shown].mean()
+        sides[side] = means.add_prefix(f"{side}_")
+    t = sides["ns3"].join(sides["ours"], how="outer").reset_index()
+    meta = runs.groupby("cell", sort=False).agg(seeds=("seed", "nunique"),
+                                                notes=("notes", "max"))
+    t = t.merge(meta, on="cell", how="left")
+    t["d_utilization_pp"] = 100 * (t["ours_utilization_warm"] - t["ns3_utilization_warm"])
+    t["d_mean_rtt_pct"] = 100 * (t["ours_mean_rtt_ms"] / t["ns3_mean_rtt_ms"] - 1)
+    t["d_jain"] = t["ours_jain"] - t["ns3_jain"]
+    t["d_retransmissions"] = t["ours_retransmissions"] - t["ns3_retransmissions"]
+    t["agrees"] = [verdict(u, r) for u, r in zip(t["d_utilization_pp"], t["d_mean_rtt_pct"])]
+    return t
+
+
+def verdict(d_util_pp, d_rtt_pct):
+    """True inside both bounds, False outside either, None when a side is missing (NaN)."""
+    if pd.isna(d_util_pp) or pd.isna(d_rtt_pct):
+        return None
+    return bool(abs(d_util_pp) <= UTILIZATION_PP and abs(d_rtt_pct) <= 100 * RTT_REL)
+
+
+def counts(table: pd.DataFrame) -> dict:
+    """Cells in total, compared (both sides ran), inside the bounds, outside, not compared."""
+    compared = table["agrees"].notna()
+    inside = int((table["agrees"] == True).sum())        # noqa: E712 (object column of True/False/None)
+    return {"cells": len(table), "compared": int(compared.sum()), "inside": inside,
+            "outside": int(compared.sum()) - inside, "not_compared": int((~compared).sum())}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", nargs="+", required=True, help="run records (simulator/validation/run_cell.py)")
+    ap.add_argument("--out", required=True, help="CSV to write")
+    a = ap.parse_args(argv)
+    table = agreement_table(read_runs(a.runs))
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(a.out, index=False)
+    print(json.dumps(counts(table)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The cells of a validation study: its grid points, each to be run in our simulator and in ns-3.
+
+A validation study is an ordinary dumbbell study (config/studies/validation_ns3.yaml).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulator.study import StudyError, load_study, read_yaml_mapping
+
+# ns-3 socket settings of a variant that our side matches through a model key
+# (simulator/validation/ns3_dumbbell.py VEGAS_SOCKET: Vegas acks every segment)
+MATCHED_KEYS = {"vegas": {"delack_count": 1}}
+
+
+@dataclass(frozen=True)
+class Cell:
+    path: str              # grid point path, algorithm~cubic/bottleneck_mbps~100/...
+    params: dict           # the point's parameters as the study gives them (model included)
+    notes: str             # settings both sides take in this cell beyond the study's
+
+
+def load_cells(path) -> tuple:
+    """(study, [Cell]) of the validation study in `path`; StudyError for a bad study."""
+    doc = read_yaml_mapping(path, "study")
+    if doc.get("model") != "dumbbell":
+        raise StudyError(f"{path}: model: {doc.get('model')!r} is not allowed; allowed values: dumbbell "
+                         "(the one model built in ns-3, simulator/validation/ns3_dumbbell.py)")
+    study = load_study(path, doc=doc)
+    return study, [_cell(p.path, p.params) for p in study.points()]
+
+
+def _cell(path, params) -> Cell:
+    notes = [f"{k} {v} on both sides (ns-3's {params['algorithm']} needs it)"
+             for k, v in MATCHED_KEYS.get(params["algorithm"], {}).items()]
+    return Cell(path, params, "; ".join(notes))
+
+
+def ours_params(cell: Cell) -> dict:
+    """The parameters our simulator runs for `cell`: the study's, plus the keys matching ns-3's
+    per-variant socket settings."""
+    return {**cell.params, **MATCHED_KEYS.get(cell.params["algorithm"], {})}

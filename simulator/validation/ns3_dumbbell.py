@@ -1,0 +1,236 @@
+"""The dumbbell scenario (simulator/scenarios/dumbbell.py) built and run in ns-3 3.44 (PyPI `ns3`).
+
+N senders -> router -> bottleneck -> router -> N receivers, every link point-to-point; the access
+links as the dumbbell's (access_gbps, access_delay_ms), the bottleneck bottleneck_mbps and delay_ms.
+It measures what the dumbbell reports, defined the same way (simulator/scenarios/dumbbell.py
+summarize):
+
+- utilization_warm: payload bytes the receivers' applications got between `warmup` and the end,
+  over that span, divided by the bottleneck rate (PacketSink::GetTotalRx at both times);
+- mean_rtt_ms: the senders' smoothed RTT (TcpSocketBase trace "RTT", ns-3's srtt) sampled every
+  sample_interval s from warmup on, every flow whose srtt is set, pooled;
+- jain: Jain's index of the flows' receiver goodput over the whole run;
+- rtt_sample_max_ms and rtt_samples_over_path_pct: the largest RTT sample ns-3 took (trace
+  "LastRTT") and the share of samples above the largest RTT the path allows (path_rtt_max_ms: base
+  RTT plus a full queue disc, the device queue's packet and the one in transmission, plus 1 ms): a
+  sample above it measured something other than the path (ns-3's own RTT estimation);
+- retransmissions and sent: data segments retransmitted (trace "Retransmission", fired by
+  TcpSocketBase::SendDataPacket for a retransmission) and all data segments sent (trace "Tx",
+  segments with payload), over the whole run;
+- timeouts: retransmission timeouts (trace "CongState" entering CA_LOSS, which only
+  TcpSocketBase::ReTxTimeout sets), over the whole run.
+
+ns-3 keeps global state (the simulator, node list, defaults), so one process runs one cell
+(simulator/validation/run_cell.py, one workflow job each). The facts
+issue 15 lists for running ns-3 from Python are followed: a FIFO queue disc is installed before
+addresses are assigned (otherwise the traffic-control layer installs FqCoDel), device queues hold 1
+packet (so the queue disc is the bottleneck buffer), socket buffers are 16 MB, SACK is on (ns-3's
+default), and TcpVegas runs with Timestamp=false and DelAckCount=1.
+"""
+# study algorithm name -> ns-3 TcpCongestionOps type (src/internet/model/tcp-*.cc)
+TCP_TYPES = {"newreno": "TcpNewReno", "cubic": "TcpCubic", "bbr": "TcpBbr", "vegas": "TcpVegas"}
+SOCKET_BUFFER = 16 << 20           # bytes, send and receive
+FIFO_ACCESS = 100_000               # packets: access links never queue this much
+MSS = 1448                          # payload bytes, as simulator/scenarios/dumbbell.py MSS
+WIRE = 1502                         # bytes on the bottleneck: payload, TCP with timestamps, IP, PPP
+# ns-3's Vegas stalls far below the link rate with timestamps and delayed ACKs (issue 15)
+VEGAS_SOCKET = {"Timestamp": False, "DelAckCount": 1}
+
+# Trace sinks and the periodic sampler, in C++: ns-3 calls them per event, and a Python callback
+# per ACK would be slow through cppyy.
+PROBE_CPP = r"""
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/applications-module.h"
+namespace nsval {
+using namespace ns3;
+std::vector<double> srtt;                 // latest smoothed RTT of each flow, s (0: none yet)
+std::vector<uint64_t> retx, sent;         // per flow, whole run
+std::vector<uint64_t> timeouts;           // per flow: entries into CA_LOSS (retransmission timeouts)
+std::vector<double> rtt_samples;          // pooled srtt samples after warm-up, s
+std::vector<uint64_t> rx_at_warmup;       // each sink's bytes at the warm-up instant
+std::vector<Ptr<PacketSink>> sinks;
+double path_max = 0;                      // the largest RTT the path allows, s
+uint64_t rtt_n = 0, rtt_over = 0;         // RTT samples (trace "LastRTT") and those above path_max
+double rtt_max = 0;
+
+void OnRtt(uint32_t i, Time, Time now) { srtt[i] = now.GetSeconds(); }
+void OnSample(Time, Time now)
+{ double r = now.GetSeconds(); rtt_n++; if (r > path_max) rtt_over++; if (r > rtt_max) rtt_max = r; }
+void OnTx(uint32_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
+{ if (p->GetSize() > 0) sent[i]++; }
+void OnRetx(uint32_t i, Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
+            Ptr<const TcpSocketBase>) { retx[i]++; }
+void OnCongState(uint32_t i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{ if (now == TcpSocketState::CA_LOSS) timeouts[i]++; }
+
+void Connect(uint32_t i, uint32_t node)
+{
+  std::string base = "/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/";
+  Config::ConnectWithoutContext(base + "RTT", MakeBoundCallback(&OnRtt, i));
+  Config::ConnectWithoutContext(base + "Tx", MakeBoundCallback(&OnTx, i));
+  Config::ConnectWithoutContext(base + "Retransmission", MakeBoundCallback(&OnRetx, i));
+  Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&OnSample));
+  Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, i));
+}
+
+void Sample(double interval, double warmup)
+{
+  double t = Simulator::Now().GetSeconds();
+  if (t >= warmup) {
+    if (rx_at_warmup.empty())
+      for (auto& s : sinks) rx_at_warmup.push_back(s->GetTotalRx());
+    for (double r : srtt) if (r > 0) rtt_samples.push_back(r);
+  }
+  Simulator::Schedule(Seconds(interval), &Sample, interval, warmup);
+}
+
+void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, double interval,
+           double warmup, std::vector<Ptr<PacketSink>> flow_sinks, double path_max_s)
+{
+  srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0); timeouts.assign(flows, 0);
+  path_max = path_max_s;
+  sinks = flow_sinks;
+  for (uint32_t i = 0; i < flows; i++)      // each socket exists once its application has started
+    Simulator::Schedule(Seconds(i * start_interval) + NanoSeconds(1), &Connect, i, nodes[i]);
+  Simulator::Schedule(Seconds(interval), &Sample, interval, warmup);
+}
+}
+"""
+
+
+def configure_tcp(ns, algorithm, seed):
+    """Global TCP defaults of this run: the variant, segment size, buffers, SACK, the RNG run."""
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(seed)
+    ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType",
+                         ns.TypeIdValue(ns.TypeId.LookupByName(f"ns3::{TCP_TYPES[algorithm]}")))
+    ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(MSS))
+    ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(SOCKET_BUFFER))
+    ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(SOCKET_BUFFER))
+    ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(True))
+    if algorithm == "vegas":
+        ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(VEGAS_SOCKET["Timestamp"]))
+        ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(VEGAS_SOCKET["DelAckCount"]))
+
+
+def link(ns, rate_bps, delay_s):
+    """A point-to-point helper whose device queues hold one packet."""
+    h = ns.PointToPointHelper()
+    h.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_bps))))
+    h.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(delay_s)))
+    h.SetQueue("ns3::DropTailQueue", "MaxSize", ns.QueueSizeValue(ns.QueueSize("1p")))
+    return h
+
+
+def fifo(ns, devices, packets):
+    """A FIFO queue disc of `packets` on `devices` (before any address: else FqCoDel)."""
+    tch = ns.TrafficControlHelper()
+    tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{packets}p")))
+    tch.Install(devices)
+
+
+def build(ns, p, buffer_pkts, loss_pct):
+    """The dumbbell's nodes and links; returns (sender nodes, receiver addresses)."""
+    n = int(p["flows"])
+    senders, receivers, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
+    senders.Create(n)
+    receivers.Create(n)
+    routers.Create(2)
+    for c in (senders, receivers, routers):
+        ns.InternetStackHelper().Install(c)
+    access = link(ns, p["access_gbps"] * 1e9, p["access_delay_ms"] / 1e3)
+    bottleneck = link(ns, p["bottleneck_mbps"] * 1e6, p["delay_ms"] / 1e3)
+    core = bottleneck.Install(routers.Get(0), routers.Get(1))
+    fifo(ns, core, buffer_pkts)
+    if loss_pct:        # forward (data) direction: the bottleneck's receiving device
+        em = ns.CreateObject[ns.RateErrorModel]()
+        em.SetAttribute("ErrorRate", ns.DoubleValue(loss_pct / 100.0))
+        em.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
+        core.Get(1).SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
+    edges = [access.Install(senders.Get(i), routers.Get(0)) for i in range(n)]
+    edges += [access.Install(routers.Get(1), receivers.Get(i)) for i in range(n)]
+    for d in edges:
+        fifo(ns, d, FIFO_ACCESS)
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.0"))
+    addr.Assign(core)
+    rx_addr = []
+    for i, d in enumerate(edges):
+        addr.SetBase(ns.Ipv4Address(f"10.{1 + i // 250}.{i % 250}.0"), ns.Ipv4Mask("255.255.255.0"))
+        iface = addr.Assign(d)
+        if i >= n:
+            rx_addr.append(iface.GetAddress(1))
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    return senders, receivers, rx_addr
+
+
+def applications(ns, p, senders, receivers, rx_addr):
+    """Bulk senders (flow i from i * start_interval s) and packet sinks; returns the sinks."""
+    sinks, port = [], 5000
+    for i in range(int(p["flows"])):
+        sink = ns.PacketSinkHelper("ns3::TcpSocketFactory",
+                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
+        app = sink.Install(receivers.Get(i))
+        app.Start(ns.Seconds(0.0))
+        sinks.append(app.Get(0).GetObject[ns.PacketSink]())
+        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(rx_addr[i], port).ConvertTo())
+        bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
+        bulk.SetAttribute("SendSize", ns.UintegerValue(MSS * 10))
+        app = bulk.Install(senders.Get(i))
+        app.Start(ns.Seconds(i * float(p["start_interval"])))
+        app.Stop(ns.Seconds(float(p["duration"])))
+    return sinks
+
+
+def metrics(p, probe, sinks):
+    """The dumbbell's metrics from the probe's counters and the sinks (module docstring)."""
+    from simulator.scenarios.dumbbell import jain
+
+    duration, warmup = float(p["duration"]), float(p["warmup"])
+    total = [float(s.GetTotalRx()) for s in sinks]
+    warm_bytes = sum(total) - sum(float(b) for b in probe.rx_at_warmup)
+    rtt = [float(r) for r in probe.rtt_samples]
+    goodput = [b * 8 / duration / 1e6 for b in total]
+    return {
+        "utilization_warm": warm_bytes * 8 / (duration - warmup) / (p["bottleneck_mbps"] * 1e6),
+        "mean_rtt_ms": 1e3 * sum(rtt) / len(rtt) if rtt else float("nan"),
+        "jain": jain(goodput) if len(goodput) > 1 else 1.0,
+        "retransmissions": int(sum(int(x) for x in probe.retx)),
+        "sent": int(sum(int(x) for x in probe.sent)),
+        "timeouts": int(sum(int(x) for x in probe.timeouts)),
+        "goodput_mbps": sum(goodput),
+        "path_rtt_max_ms": 1e3 * float(probe.path_max),
+        "rtt_sample_max_ms": 1e3 * float(probe.rtt_max),
+        "rtt_samples_over_path_pct": 100.0 * int(probe.rtt_over) / max(1, int(probe.rtt_n)),
+    }
+
+
+def path_rtt_max(p, buffer_pkts):
+    """The largest RTT a packet can see on this path, s: propagation both ways, the bottleneck
+    queue disc full, the device queue's packet and the one on the wire ahead of it, and 1 ms for
+    the access links' serialisation and ACKs' own transmission (a generous margin)."""
+    base = 2 * (p["delay_ms"] + 2 * p["access_delay_ms"]) / 1e3
+    return base + (buffer_pkts + 2) * WIRE * 8 / (p["bottleneck_mbps"] * 1e6) + 1e-3
+
+
+def run(p, seed, buffer_pkts, loss_pct):
+    """One ns-3 run of the dumbbell's full parameters `p` (simulator/scenarios/dumbbell.py
+    params_with_defaults) with RNG run `seed`; returns its metrics. Call once per process."""
+    from ns import ns
+
+    ns.cppyy.cppdef(PROBE_CPP)
+    probe = ns.cppyy.gbl.nsval
+    configure_tcp(ns, p["algorithm"], seed)
+    senders, receivers, rx_addr = build(ns, p, buffer_pkts, loss_pct)
+    sinks = applications(ns, p, senders, receivers, rx_addr)
+    nodes = ns.cppyy.gbl.std.vector["uint32_t"]([senders.Get(i).GetId() for i in range(int(p["flows"]))])
+    sink_vec = ns.cppyy.gbl.std.vector[ns.Ptr[ns.PacketSink]](sinks)
+    probe.Watch(int(p["flows"]), float(p["start_interval"]), nodes, float(p["sample_interval"]),
+                float(p["warmup"]), sink_vec, path_rtt_max(p, buffer_pkts))
+    ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
+    ns.Simulator.Run()
+    out = metrics(p, probe, sinks)
+    ns.Simulator.Destroy()
+    return out

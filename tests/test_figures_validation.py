@@ -1,0 +1,89 @@
+"""The "Agreement with ns-3" chapter (simulator/report/figures_validation.py): its not-run form, the
+answer, the side-by-side table, the figure and the explanations, on a constructed agreement table."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+
+from simulator.report import figures_validation as val  # noqa: E402
+from simulator.validation import agreement  # noqa: E402
+
+
+def row(cell, alg="cubic", ours_u=0.95, ns3_u=0.95, ours_r=50.0, ns3_r=50.0, ours_to=0, ns3_to=0,
+        sample_max=60.0):
+    r = {"cell": cell, "algorithm": alg, "bottleneck_mbps": 100, "buffer_pkts": 86, "flows": 5, "loss_fwd_pct": 0.0,
+         "seeds": 1, "notes": "",
+         "ours_utilization_warm": ours_u, "ns3_utilization_warm": ns3_u, "ours_mean_rtt_ms": ours_r,
+         "ns3_mean_rtt_ms": ns3_r, "ours_jain": 0.9, "ns3_jain": 0.95, "ours_retransmissions": 10,
+         "ns3_retransmissions": 12, "ours_timeouts": ours_to, "ns3_timeouts": ns3_to,
+         "ns3_path_rtt_max_ms": 54.0, "ns3_rtt_sample_max_ms": sample_max, "ns3_rtt_samples_over_path_pct": 25.0}
+    return r
+
+
+def table():
+    t = pd.DataFrame([row("a"), row("b", ours_u=0.95, ns3_u=0.75, ns3_to=1),
+                      row("c", alg="vegas", ours_r=60.0, ns3_r=1400.0, sample_max=3044.0),
+                      row("d", ours_r=111.0, ns3_r=95.0),
+                      row("e")])
+    t.loc[4, ["ours_utilization_warm", "ours_mean_rtt_ms"]] = float("nan")
+    t["d_utilization_pp"] = 100 * (t["ours_utilization_warm"] - t["ns3_utilization_warm"])
+    t["d_mean_rtt_pct"] = 100 * (t["ours_mean_rtt_ms"] / t["ns3_mean_rtt_ms"] - 1)
+    t["agrees"] = [agreement.verdict(u, r) for u, r in zip(t["d_utilization_pp"], t["d_mean_rtt_pct"])]
+    return t
+
+
+def test_not_run_form_says_how_to_run_it_without_paths_of_this_machine(tmp_path):
+    assert val.load(tmp_path / "absent.csv") is None
+    assert "snakemake --cores all validation" in val.NOT_RUN and 'pip install -e ".[ns3]"' in val.NOT_RUN
+    assert "/work" not in val.NOT_RUN and "/tmp" not in val.NOT_RUN and "Error" not in val.NOT_RUN
+
+
+def test_the_answer_counts_cells_inside_and_outside_and_says_why_some_were_not_compared():
+    text = val.answer(table())
+    assert text.startswith("**1 of the 4 cells run in both simulators agree**")
+    assert "3 do not" in text and "1 of the 5 cells are not compared: a side's run is missing" in text
+
+
+def test_the_table_shows_both_sides_the_differences_and_the_verdict():
+    shown = val.shown(table())
+    assert len(shown) == 5
+    assert shown.loc[1, "utilization (%) ns-3"] == "75" and shown.loc[1, "Δ utilization (pp)"] == "20"
+    assert shown["agrees"].tolist() == ["yes", "**no**", "**no**", "**no**", "–"]
+
+
+def test_each_outside_cell_gets_the_cause_its_evidence_shows_and_each_cause_is_said_once():
+    t = table()
+    t.loc[3, "ours_retransmissions"] = 40         # cell d: ours retransmits 40, ns-3 12: a bigger overshoot
+    lines = val.explanations(t).splitlines()
+    cells = [x for x in lines if x.startswith("- ")]
+    assert len(cells) == 3
+    assert cells[0].endswith("ns-3 took 1 retransmission timeout, ours 0 [RACK].")
+    assert "largest RTT sample is 3044 ms on a path whose RTT cannot exceed 54 ms" in cells[1] and "[Karn]" in cells[1]
+    assert cells[2].endswith("ours retransmitted 40 segments, ns-3 12 [overshoot].")
+    notes = [x for x in lines if x.startswith("**[")]
+    assert [n.split("]")[0] for n in notes] == ["**[Karn", "**[RACK", "**[overshoot"]
+    assert val.explanations(t.iloc[[0]]) == "Every compared cell is inside the bounds."
+
+
+def test_a_cell_no_cause_matches_is_said_to_be_unexplained():
+    assert val.explanations(table().iloc[[3]]).startswith("- **Cubic") and "Not explained yet." in val.explanations(table())
+
+
+def test_timeouts_are_blamed_only_where_ns3_carried_less():
+    t = table().iloc[[1]].copy()
+    t["ours_utilization_warm"], t["ns3_utilization_warm"], t["d_utilization_pp"] = 0.75, 0.95, -20.0
+    assert "[RACK]" not in val.explanations(t)
+
+
+def test_ns3_above_the_links_capacity_is_named_instead_of_timeouts():
+    t = table().iloc[[1]].copy()
+    t["ns3_utilization_warm"] = 1.04
+    text = val.explanations(t)
+    assert "[capacity]" in text and "[RACK]" not in text
+
+
+def test_the_figure_has_one_panel_per_bounded_metric_and_a_caption():
+    fig = val.figure(table())
+    assert [a.get_xlabel() for a in fig.axes] == ["ns-3 3.44: utilization (%)", "ns-3 3.44: mean RTT (ms) (log scale)"]
+    assert val.caption(table()).startswith("Figure: each of the 4 cells")

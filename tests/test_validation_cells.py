@@ -1,0 +1,80 @@
+"""The cells of the ns-3 validation study (simulator/validation/cells.py) and our side of one cell
+(simulator/validation/run_cell.py): no ns-3 needed."""
+import json
+
+import pytest
+
+from simulator import registry
+from simulator.study import StudyError
+from simulator.validation import cells, run_cell
+from workflow_copy import ROOT
+
+STUDY = ROOT / "config/studies/validation_ns3.yaml"
+
+
+def test_the_shipped_study_covers_every_level_of_every_factor_with_each_algorithm():
+    study, found = cells.load_cells(STUDY)
+    assert study.name == "validation_ns3" and len(found) == 64
+    for alg in ("newreno", "cubic", "bbr", "vegas"):
+        mine = [c.params for c in found if c.params["algorithm"] == alg]
+        assert {p["flows"] for p in mine} == {1, 5}
+        assert {p["bottleneck_mbps"] for p in mine} == {100, 10}
+        assert {p.get("loss_fwd_pct", 0) for p in mine} == {0, 0.1}
+        assert len({p["buffer_pkts"] for p in mine}) == 4          # deep and shallow at each rate
+
+
+def test_loss_cells_run_on_our_side_too():
+    _, found = cells.load_cells(STUDY)
+    assert len([c for c in found if c.params.get("loss_fwd_pct")]) == 32
+    assert "loss_fwd_pct" in registry.model("dumbbell").names
+
+
+def study_file(tmp_path, text):
+    f = tmp_path / "v.yaml"
+    f.write_text("study: v\npaper: validation\ntitle: t\nmodel: dumbbell\n" + text)
+    return f
+
+
+def test_a_key_no_model_declares_is_still_rejected(tmp_path):
+    f = study_file(tmp_path, "grid:\n  algorithm: [cubic]\n  flowz: [1]\n")
+    with pytest.raises(StudyError, match="flowz"):
+        cells.load_cells(f)
+
+
+def test_only_the_dumbbell_model_is_built_in_ns3(tmp_path):
+    f = tmp_path / "v.yaml"
+    f.write_text("study: v\npaper: validation\ntitle: t\nmodel: ns2\ngrid:\n  algorithm: [reno]\n")
+    with pytest.raises(StudyError, match="allowed values: dumbbell"):
+        cells.load_cells(f)
+
+
+def test_vegas_matches_ns3s_delayed_ack_count():
+    _, found = cells.load_cells(STUDY)
+    vegas = next(c for c in found if c.params["algorithm"] == "vegas")
+    assert cells.ours_params(vegas)["delack_count"] == 1 and "delack_count 1 on both sides" in vegas.notes
+    cubic = next(c for c in found if c.params["algorithm"] == "cubic")
+    assert "delack_count" not in cells.ours_params(cubic) and cubic.notes == ""
+
+
+def test_our_side_of_a_short_cell_writes_its_record(tmp_path):
+    f = study_file(tmp_path, "grids:\n  - algorithm: [cubic]\n    flows: [2]\n"
+                             "  - algorithm: [cubic]\n    flows: [2]\n    loss_fwd_pct: [0.5]\n"
+                             "fixed:\n  duration: 3\n  warmup: 1\n  bottleneck_mbps: 10\n")
+    out = tmp_path / "r.json"
+    assert run_cell.main(["--study", str(f), "--cell", "algorithm~cubic/flows~2", "--seed", "1",
+                          "--side", "ours", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    m = rec["metrics"]
+    assert 0 < m["utilization_warm"] <= 1448 / 1502 + 1e-9 and m["mean_rtt_ms"] > 40 and 0.5 <= m["jain"] <= 1
+    assert m["retransmissions"] == round(m["retransmissions"]) and m["sent"] > 0
+    assert run_cell.main(["--study", str(f), "--cell", "algorithm~cubic/flows~2/loss_fwd_pct~0.5", "--seed", "1",
+                          "--side", "ours", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())
+    assert rec["metrics"]["retransmissions"] > m["retransmissions"]       # 0.5% random loss: more retransmitted
+
+
+def test_an_unknown_cell_is_an_error_naming_the_file(tmp_path, capsys):
+    f = study_file(tmp_path, "grid:\n  algorithm: [cubic]\n")
+    assert run_cell.main(["--study", str(f), "--cell", "algorithm~bbr", "--seed", "1", "--side", "ours",
+                          "--out", str(tmp_path / "r.json")]) == 2
+    assert str(f) in capsys.readouterr().err
