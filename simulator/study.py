@@ -14,7 +14,6 @@ between ``1.0`` and ``1``).
 from __future__ import annotations
 
 import copy
-import difflib
 import itertools
 import json
 import math
@@ -27,6 +26,8 @@ import yaml
 
 from simulator.run_limits import trace_problem
 from simulator.safe_yaml import Loader as _Loader  # study and config files
+# format_value, key_path and nearest are re-exported: other modules import them from here
+from simulator.schema_messages import allowed_text, describe, format_value, key_path, nearest, schema_message  # noqa: F401
 
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "study.schema.json"
 
@@ -54,39 +55,6 @@ class StudyError(ValueError):
     """A study file is invalid; the message says where and how to fix it."""
 
 
-def format_value(v) -> str:
-    """A grid value as written in YAML: 5 -> '5', 5.0 -> '5.0', None -> 'null'."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-# --------------------------------------------------------------------------- helpers
-def key_path(parts) -> str:
-    """('grid', 'algorithm', 2) -> 'grid.algorithm[2]'."""
-    out = ""
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        else:
-            out += ("." if out else "") + str(p)
-    return out or "(top level)"
-
-
-def nearest(name, choices) -> str:
-    """' (did you mean 'x'?)' or ''."""
-    match = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" (did you mean {match[0]!r}?)" if match else ""
-
-
-def _allowed(choices) -> str:
-    return ", ".join(format_value(c) for c in choices)
-
-
 def _registry():
     """(variants, {variant: [algorithms]}) of the M/M/1 model (simulator/scenarios/mm1_queue.py)."""
     from simulator.scenarios import mm1_queue
@@ -112,79 +80,6 @@ def load_schema(user_algorithms=()) -> dict:
         for k in grid_params(models)}
     schema["properties"]["fixed"]["properties"] = {k: {"$ref": f"#/$defs/param/{k}"} for k in params}
     return schema
-
-
-def _describe(schema: dict) -> str:
-    """Allowed values of a schema node, in words: 'integers >= 1', 'numbers > 0 or null', 'none, reno'."""
-    if "enum" in schema:
-        return _allowed(schema["enum"])
-    types = schema.get("type", [])
-    types = [types] if isinstance(types, str) else list(types)
-    plural = {"number": "numbers", "integer": "integers", "string": "strings", "boolean": "true or false",
-              "array": "a list", "object": "a mapping", "null": "null"}
-    main = [plural.get(t, t) for t in types if t != "null"]
-    text = " or ".join(main) or "values"
-    if "exclusiveMinimum" in schema:
-        text += f" > {schema['exclusiveMinimum']}"
-    if "minimum" in schema:
-        text += f" >= {schema['minimum']}"
-    if "exclusiveMaximum" in schema:
-        text += f" and < {schema['exclusiveMaximum']}"
-    if "maximum" in schema:
-        text += f" and <= {schema['maximum']}"
-    if "null" in types:
-        text += " or null"
-    if schema.get("description"):
-        text += f" ({schema['description']})"
-    return text
-
-
-def _resolve(node: dict, root: dict | None) -> dict:
-    """Follow a local '$ref' ('#/$defs/param/K') within root."""
-    ref = node.get("$ref", "") if isinstance(node, dict) else ""
-    if root is None or not ref.startswith("#/"):
-        return node
-    for part in ref[2:].split("/"):
-        root = root[part]
-    return root
-
-
-def _schema_message(err: jsonschema.ValidationError, root: dict | None = None) -> str:
-    where = key_path(err.absolute_path)
-    v, val = err.validator, err.instance
-    if v == "additionalProperties":
-        allowed = list(err.schema.get("properties", {}))
-        extra = [k for k in val if k not in allowed]
-        msgs = []
-        for k in extra:
-            sub = key_path(list(err.absolute_path) + [k])
-            msgs.append(f"{sub}: unknown key {k!r}{nearest(k, allowed)}; allowed keys: {', '.join(allowed)}")
-        return "\n".join(msgs)
-    if v == "enum":
-        return f"{where}: {val!r} is not allowed{nearest(val, err.validator_value)}; allowed values: {_allowed(err.validator_value)}"
-    if v == "type":
-        expected = err.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else expected
-        shown = "empty" if val is None else f"a {type(val).__name__}"
-        return f"{where}: {val!r} is {shown}, expected a {expected}; allowed values: {_describe(err.schema)}"
-    if v in ("exclusiveMinimum", "minimum", "exclusiveMaximum", "maximum"):
-        return f"{where}: {val!r} is out of range; allowed values: {_describe(err.schema)}"
-    if v == "required":
-        missing = [k for k in err.validator_value if k not in val]
-        return f"{where}: missing required key(s) {', '.join(map(repr, missing))}; required keys: {', '.join(err.validator_value)}"
-    if v == "minItems":
-        return f"{where}: empty list; give at least {err.validator_value} value(s); allowed values: {_describe(_resolve(err.schema.get('items', {}), root))}"
-    if v == "minProperties":
-        allowed = list(err.schema.get("properties", {}))
-        keys = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
-        return f"{where}: empty mapping; give at least {err.validator_value} key(s){keys}"
-    if v == "uniqueItems":
-        return f"{where}: values repeat in {val!r}; each value must appear once"
-    if v == "pattern":
-        return f"{where}: {val!r} is not allowed; allowed values: names of letters, digits and underscores ({err.validator_value})"
-    if v == "minLength":
-        return f"{where}: empty string; allowed values: non-empty text"
-    return f"{where}: {err.message}"
 
 
 def read_yaml_mapping(path, what: str = "study") -> dict:
@@ -326,19 +221,21 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
     where they can (join_algorithms)."""
     path = Path(path)
     doc = read_yaml_mapping(path, "study") if doc is None else doc
+    from simulator.study_algorithms import join_algorithms, user_algorithms
+
     doc = join_algorithms(doc, extra_algorithms or {}, path)
 
     if ("grid" in doc) == ("grids" in doc):
         raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "
                          "there); allowed keys: grid (one cartesian product of lists) or grids (a list of such "
                          "products whose points are all run)")
-    algorithms = _user_algorithms(path, doc)
+    algorithms = user_algorithms(path, doc)
     schema = load_schema(algorithms)
     _check_finite(path, doc, schema)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        raise StudyError("\n".join(f"{path}: {_schema_message(e, schema)}" for e in errors))
+        raise StudyError("\n".join(f"{path}: {schema_message(e, schema)}" for e in errors))
 
     study = Study(
         name=doc["study"],
@@ -361,62 +258,6 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
     study.check_runs(1)
     _check_semantics(study)
     return study
-
-
-def _joinable(doc: dict, grid: dict) -> bool:
-    """Whether a user algorithm can join this grid's algorithm axis: the grid compares network
-    algorithms (not only M/M/1's "none"), sets no algorithm's own parameter (alpha), and, in the
-    M/M/1 model, runs the standard variant (the published code's variant runs only its own)."""
-    from simulator.tcp.cc import catalogue
-    algs = grid.get("algorithm")
-    if not isinstance(algs, list) or not any(a in catalogue.NETWORK for a in algs):
-        return False
-    own = {p.name for a in catalogue.NETWORK for p in catalogue.algorithm(a).params}
-    if own & set(grid):
-        return False
-    variants = grid.get("variant", [(doc.get("fixed") or {}).get("variant", "standard")])
-    return doc.get("model") != "mm1" or "standard" in variants
-
-
-def join_algorithms(doc: dict, extra: dict, path) -> dict:
-    """The study `doc` with each extra user algorithm added to the algorithm axis of every grid it
-    can join (_joinable), its `algorithms:` mapping extended, and, in a grid that also runs the
-    M/M/1 as_published variant, that combination excluded. A study it joins nowhere is unchanged."""
-    doc = copy.deepcopy(doc)
-    grids = [doc["grid"]] if isinstance(doc.get("grid"), dict) else [g for g in doc.get("grids") or [] if isinstance(g, dict)]
-    for name, source in extra.items():
-        own = (doc.get("algorithms") or {}).get(name) if isinstance(doc.get("algorithms"), dict) else None
-        if own not in (None, source):
-            raise StudyError(f"{path}: algorithms.{name}: {own!r}, but the workflow config's extra_algorithms."
-                             f"{name} is {source!r}; give the config's algorithm another short name")
-        joined = [g for g in grids if _joinable(doc, g) and name not in g["algorithm"]]
-        for g in joined:
-            g["algorithm"].append(name)
-            if "as_published" in g.get("variant", ()):
-                doc.setdefault("exclude", []).append({"variant": "as_published", "algorithm": name})
-        if joined:
-            doc["algorithms"] = {**(doc.get("algorithms") or {}), name: source}
-    return doc
-
-
-def _user_algorithms(path, doc: dict) -> dict:
-    """The study's own algorithms (`algorithms: {short_name: file.py:Class}`), each file imported,
-    its class checked and registered in the catalogue (simulator/tcp/cc/user.py); StudyError naming
-    the study file, the key and the problem."""
-    from simulator.tcp.cc import catalogue, user
-
-    given = doc.get("algorithms")
-    if not isinstance(given, dict):
-        return {}                       # absent, or the schema names the wrong type
-    out = {}
-    for name, source in given.items():
-        try:
-            spec = user.parse(str(name), source)
-            catalogue.add_user(spec)
-        except user.UserAlgorithmError as e:
-            raise StudyError(f"{path}: algorithms.{name}: {e}") from None
-        out[spec.name] = spec
-    return out
 
 
 def _values(doc: dict):
@@ -443,13 +284,13 @@ def _check_finite(path, doc: dict, schema: dict) -> None:
     params = schema["$defs"]["param"]
     for parts, name, v in _values(doc):
         if isinstance(v, float) and not math.isfinite(v):
-            allowed = _describe(params[name]) if name in params else "finite numbers"
+            allowed = describe(params[name]) if name in params else "finite numbers"
             raise StudyError(f"{path}: {key_path(parts)}: {v!r} is not a finite number; allowed values: {allowed}")
     for key in ("seeds", "seeds_per_job", "trace_seeds"):
         v = doc.get(key)
         if isinstance(v, float):
             raise StudyError(f"{path}: {key}: {v!r} is not a whole number; allowed values: "
-                             f"{_describe(schema['properties'][key])}, written without a decimal point")
+                             f"{describe(schema['properties'][key])}, written without a decimal point")
 
 
 def _union_grid(grids: list) -> dict:
@@ -500,7 +341,7 @@ def _check_exclude(s: Study) -> None:
             if v not in s.grid[k]:
                 raise StudyError(
                     f"{f}: exclude[{i}].{k}: {v!r} is not a value of grid.{k}{nearest(v, s.grid[k])}; "
-                    f"allowed values: {_allowed(s.grid[k])}"
+                    f"allowed values: {allowed_text(s.grid[k])}"
                 )
 
 

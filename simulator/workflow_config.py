@@ -11,7 +11,8 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from simulator.study import StudyError, _Loader, _schema_message, load_study, nearest, read_yaml_mapping
+from simulator.schema_messages import schema_message
+from simulator.study import StudyError, _Loader, load_study, nearest, read_yaml_mapping
 
 
 CONFIG_SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
@@ -47,7 +48,7 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     for f, doc in docs.items():  # each file alone, so the message names the file holding the mistake
         errors = _config_errors(doc, schema, partial=len(files) > 1)
         if errors:
-            raise StudyError("\n".join(f"{f}: {_schema_message(e, schema)}" for e in errors))
+            raise StudyError("\n".join(f"{f}: {schema_message(e, schema)}" for e in errors))
 
     def source(key) -> str:
         if key in overrides:
@@ -59,7 +60,7 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     if errors:
         e = errors[0]
         key = e.absolute_path[0] if e.absolute_path else None
-        raise StudyError("\n".join(f"{source(key) if key else source(None)}: {_schema_message(e, schema)}" for e in errors))
+        raise StudyError("\n".join(f"{source(key) if key else source(None)}: {schema_message(e, schema)}" for e in errors))
 
     profiles = config["profiles"]
     profile = config.get("profile", "default")
