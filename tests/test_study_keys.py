@@ -33,6 +33,7 @@ KEYS = {
     "jitter_ms": (0.0, 5.0, {}),
     "capacity_schedule": ([[0, 20.0]], [[0, 20.0], [0.5, 2.0]], {}),
     "start_times_s": (None, "late", {}),
+    "flow_extra_delay_ms": (None, "longer", {}),
 }
 
 
@@ -45,6 +46,8 @@ def values(model, key, v):
     if key == "start_times_s" and v is not None:       # one start per flow, all later than by default
         flows = BASE[model].get("flows", 1)
         return [1.0] * flows
+    if key == "flow_extra_delay_ms" and v is not None:  # one extra delay per flow
+        return [30.0] * BASE[model].get("flows", 1)
     return v
 
 
@@ -129,3 +132,22 @@ def test_a_detail_agreeing_with_the_stack_or_without_stack_is_accepted(tmp_path)
 def test_start_times_and_the_key_they_replace_are_not_both_accepted(tmp_path, model, replaced):
     with pytest.raises(StudyError, match=f"start_times_s replaces fixed.{replaced}, and both are set"):
         load_study(write(tmp_path, model, {"start_times_s": [0.0, 1.0], replaced: 0.5, "flows": 2}))
+
+
+def test_flows_of_different_rtts_and_a_wrong_count_of_delays(tmp_path):
+    base = {**BASE["dumbbell"], "flows": 2, "duration": 10.0, "bottleneck_mbps": 10.0}
+    mod = registry.scenario("dumbbell")
+    p = mod.params_with_defaults({"model": "dumbbell", **base, "flow_extra_delay_ms": [0, 40]})
+    assert registry.key(p, 1) != registry.key({**p, "flow_extra_delay_ms": None}, 1)
+    unset = mod.params_with_defaults({"model": "dumbbell", **base})
+    assert "flow_extra_delay_ms" not in mod.key_params(unset)          # existing runs keep their keys
+    with pytest.raises(StudyError, match="flow_extra_delay_ms: 1 delays for 2 flows; allowed: a list of exactly 2"):
+        load_study(write(tmp_path, "dumbbell", {"flows": 2, "flow_extra_delay_ms": [10.0]}))
+
+
+def test_a_bdp_multiple_is_the_paths_except_on_the_qtcolfair_authors_path():
+    mod = registry.scenario("dumbbell")
+    p = lambda **k: mod.params_with_defaults({"algorithm": "cubic", **k})   # noqa: E731
+    assert mod.buffer_packets(p(buffer_bdp=5)) == 1727                   # the authors' own sizes
+    assert mod.buffer_packets(p(buffer_bdp=1, bottleneck_mbps=40, delay_ms=299.98)) == 2072   # 40 Mbit/s x 600 ms
+    assert mod.buffer_packets(p(buffer_bdp=1, bottleneck_mbps=10)) == 35

@@ -93,7 +93,7 @@ cdef class FlowModel:
                  int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
                  topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
                  stop_times=None, list recoveries=None, list udp=None, list probes=None,
-                 dict links=None, list medium=None):
+                 dict links=None, list medium=None, list extra_delays=None):
         tcp = tcp or {}
         self.key = key
         self.n = len(controllers)
@@ -123,7 +123,7 @@ cdef class FlowModel:
                                  "(or give topology=)")
             self.bottleneck_fwd, self.bottleneck_rev = build_dumbbell(
                 self.net, (PKT_DATA, PKT_ACK), self.n, float(bottleneck_bps), float(bottleneck_delay),
-                int(buffer_pkts), access_bps, access_delay)
+                int(buffer_pkts), access_bps, access_delay, extra_delays)
         else:
             if dumbbell != (None, None, None):
                 raise ValueError("bottleneck_bps, bottleneck_delay and buffer_pkts describe the built-in dumbbell; "

@@ -5,19 +5,22 @@ first event, and only call the network's Python-level set-up methods (add_link, 
 """
 
 
-def build_dumbbell(net, kinds, n, bottleneck_bps, bottleneck_delay, buffer_pkts, access_bps, access_delay):
+def build_dumbbell(net, kinds, n, bottleneck_bps, bottleneck_delay, buffer_pkts, access_bps, access_delay,
+                   extra_delays=None):
     """sender_i --access--> R1 ==bottleneck==> R2 --access--> receiver_i and back; the bottleneck's
-    (forward, reverse) link ids. `kinds`: the network's (data, ACK) packet kinds. Link ids are
-    assigned in this order (it fixes event tie-breaks)."""
+    (forward, reverse) link ids. `kinds`: the network's (data, ACK) packet kinds; `extra_delays`
+    (s, one per flow, or None) lengthen flow i's sender access link both ways, so flows differ in
+    RTT. Link ids are assigned in this order (it fixes event tie-breaks)."""
     data, ack = kinds
     big = 1 << 20      # access links and the reverse path never drop in this scenario
     fwd = net.add_link(bottleneck_bps, bottleneck_delay, buffer_pkts)
     rev = net.add_link(bottleneck_bps, bottleneck_delay, big)
     for i in range(n):
-        a_in = net.add_link(access_bps, access_delay, big)
+        sender_side = access_delay + (extra_delays[i] if extra_delays is not None else 0.0)
+        a_in = net.add_link(access_bps, sender_side, big)
         a_out = net.add_link(access_bps, access_delay, big)
         b_in = net.add_link(access_bps, access_delay, big)
-        b_out = net.add_link(access_bps, access_delay, big)
+        b_out = net.add_link(access_bps, sender_side, big)
         net.set_route(i, data, [a_in, fwd, a_out])
         net.set_route(i, ack, [b_in, rev, b_out])
     return fwd, rev

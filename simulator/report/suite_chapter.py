@@ -20,6 +20,7 @@ SCENARIOS = {
     "suite_buffer": "Delay/throughput trade-off over buffer sizes",
     "suite_rampup": "Ramp-up time",
     "suite_capacity_change": "Transients after a capacity change",
+    "suite_rtt_fairness": "Fairness between flows of different RTTs",
     "suite_parking_lot": "Multiple bottlenecks (parking lot)",
 }
 

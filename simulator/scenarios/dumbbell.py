@@ -33,7 +33,10 @@ PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "bulk TCP flows over one bottleneck (QtColFair and Mininet studies)"
 DEFAULTS = defaults_of(PARAMS)
 CHANGES = ("static", "bandwidth", "delay", "fluctuating")
-# the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets)
+# the authors' buffer sizes in packets for the BDP multiples they used (1 BDP = 345 packets), on
+# their path only (100 Mbit/s, 20 ms one-way, 10 us access links): elsewhere a BDP multiple is
+# computed from the path (bdp_packets)
+AUTHORS_PATH = (100.0, 20.0, 0.01)
 AUTHOR_BUFFERS = {0.003: 1, 0.05: 17, 0.1: 34, 0.25: 86, 0.5: 172, 0.75: 259, 1: 345, 2: 690,
                   3: 1036, 4: 1381, 5: 1727, 6: 2072, 8: 2763, 10: 3454}
 
@@ -51,7 +54,8 @@ def buffer_packets(p):
     if p["buffer_pkts"] is not None:
         return int(p["buffer_pkts"]) + extra
     x = float(p["buffer_bdp"])
-    return AUTHOR_BUFFERS.get(x, max(1, round(x * bdp_packets(p)))) + extra
+    authors = AUTHOR_BUFFERS.get(x) if (p["bottleneck_mbps"], p["delay_ms"], p["access_delay_ms"]) == AUTHORS_PATH else None
+    return (authors or max(1, round(x * bdp_packets(p)))) + extra
 
 
 def schedule(p, key=None):
@@ -93,6 +97,12 @@ def packet_budget(p, rate_bps):
     return min(budget, MAX_CLASSIC_PACKETS)
 
 
+def key_params(p: dict) -> dict:
+    """The parameters a run's key is computed from: `p` without flow_extra_delay_ms when it is unset,
+    so adding that key kept every existing run's key (and its random streams)."""
+    return {k: v for k, v in p.items() if not (k == "flow_extra_delay_ms" and v is None)}
+
+
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
@@ -102,6 +112,10 @@ def params_with_defaults(params):
         raise ValueError(f"flows: {p['flows']}; allowed values: flows >= 1")
     check_span(p)
     network_keys.check(p, "dumbbell", int(p["flows"]))
+    extra = p["flow_extra_delay_ms"]
+    if extra is not None and len(extra) != int(p["flows"]):
+        raise ValueError(f"flow_extra_delay_ms: {len(extra)} delays for {p['flows']} flows; allowed: a list of "
+                         f"exactly {p['flows']} delays (ms, one per flow, each >= 0)")
     if p["capacity_schedule"] is not None and p["change"] != "static":
         raise ValueError(f"capacity_schedule and change: {p['change']} both set the bottleneck's schedule; "
                          "give one of them (change: static with a capacity_schedule)")
@@ -126,7 +140,8 @@ def run(p, key):
                    p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
                    float(p["sample_interval"]), p["mss_bytes"] + HEADERS, ACK_WIRE, changes,
-                   tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"])
+                   tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"],
+                   extra_delays=None if p["flow_extra_delay_ms"] is None else [d / 1e3 for d in p["flow_extra_delay_ms"]])
     for link, cfg in network_keys.bottleneck_impairments(p, key, *sim.bottleneck_links).items():
         sim.configure_link(link, **cfg)
     out = sim.run()
