@@ -27,3 +27,11 @@ def test_ties_break_by_insertion_sequence():
 def test_empty_queue_raises():
     with pytest.raises(IndexError):
         EventQueue().next()
+
+
+def test_counts_events_scheduled_and_processed():
+    q = EventQueue()
+    for t in (3.0, 1.0, 2.0):
+        q.schedule(t)
+    q.next()
+    assert (q.pushed, q.popped, len(q)) == (3, 1, 2)

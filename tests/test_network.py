@@ -87,3 +87,63 @@ def test_jitter_without_reordering_keeps_fifo_order_and_adds_delay():
     times = [t for _, t in out]
     assert times == sorted(times)
     assert times[0] > 0.0008 + 0.010                    # serialisation + delay + some jitter
+
+
+def test_packets_on_a_wire_hold_one_queued_event_per_link():
+    # 200 back-to-back packets, 8 us each on a 100 ms wire: up to 200 propagate at once, but only
+    # the wire's head (and the link's serialisation) has an event queued
+    h = Harness([(1e8, 0.100, 500)], [0])
+    for seq in range(200):
+        h.net.py_send(0, 0, seq, 0.0, 100)
+    out, most = [], 0
+    while len(h.events):
+        most = max(most, len(h.events))
+        now, _, kind, data = h.events.next()
+        if kind == DONE:
+            h.net.py_link_done(data, now)
+        elif h.net.py_arrive(data, now) == 1:
+            out.append((data, now))
+            h.net.py_free(data)
+    assert most <= 2
+    assert [pid for pid, _ in out] == list(range(200))
+    assert [t for _, t in out] == pytest.approx([(k + 1) * 8e-6 + 0.100 for k in range(200)])
+
+
+def test_a_delay_cut_lets_later_packets_overtake_those_already_on_the_wire():
+    h = Harness([(1e6, 0.100, 50)], [0])
+    for seq in range(4):
+        h.net.py_send(0, 0, seq, 0.0, 1000)            # 8 ms each
+    out = []
+    while len(h.events):
+        now, _, kind, data = h.events.next()
+        if kind == DONE:
+            h.net.py_link_done(data, now)
+            if now == pytest.approx(0.016):
+                h.net.set_delay(0, 0.0)                 # packets 0, 1 already on the wire
+        elif h.net.py_arrive(data, now) == 1:
+            out.append((data, now))
+            h.net.py_free(data)
+    assert [pid for pid, _ in out] == [2, 3, 0, 1]
+    assert [t for _, t in out] == pytest.approx([0.024, 0.032, 0.108, 0.116])
+
+
+def test_jitter_that_reorders_delivers_every_packet_at_its_own_time():
+    from simulator.core.rng import Stream
+    from simulator.net.impairments import Jitter
+    h = Harness([(1e8, 0.010, 100)], [0])
+    h.net.set_jitter(0, Jitter(0.002, 0.002, "uniform", Stream("k", "jitter"), reorder=True))
+    for seq in range(50):
+        h.net.py_send(0, 0, seq, 0.0, 100)
+    out = h.run()
+    times = [t for _, t in out]
+    assert times == sorted(times) and len(out) == 50
+    assert [pid for pid, _ in out] != list(range(50))    # some packets overtook others
+    assert h.net.in_network == 0
+
+
+def test_a_deep_queue_grows_its_waiting_room_and_keeps_the_order():
+    h = Harness([(1e9, 0.0, 100_000)], [0])
+    assert all(h.net.py_send(0, 0, seq, 0.0, 100) for seq in range(5000))
+    assert h.net.queue_length(0) == 4999
+    assert [pid for pid, _ in h.run()] == list(range(5000))
+    assert h.net.link_stats(0)["max_queue"] == 4999

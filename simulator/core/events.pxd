@@ -13,8 +13,16 @@ cdef class EventQueue:
     cdef Py_ssize_t capacity
     cdef long long next_seq
     cdef public long long pushed    # events ever scheduled (for event-rate benchmarks)
+    cdef public long long popped    # events taken off the queue (processed)
 
     cdef int push(self, double time, int kind, long long data) except -1
+    cdef inline long long reserve(self) noexcept:
+        # the place in the tie order of an event to be pushed later with push_seq (a packet
+        # waiting behind others on a wire); it counts as scheduled now
+        self.pushed += 1
+        self.next_seq += 1
+        return self.next_seq - 1
+    cdef int push_seq(self, double time, int kind, long long data, long long seq) except -1
     cdef Event pop(self) noexcept
     cdef inline bint empty(self) noexcept:
         return self.size == 0

@@ -15,11 +15,18 @@ cdef class EventQueue:
         self.size = 0
         self.next_seq = 0
         self.pushed = 0
+        self.popped = 0
 
     def __dealloc__(self):
         free(self.heap)
 
     cdef int push(self, double time, int kind, long long data) except -1:
+        self.pushed += 1
+        self.next_seq += 1
+        return self.push_seq(time, kind, data, self.next_seq - 1)
+
+    cdef int push_seq(self, double time, int kind, long long data, long long seq) except -1:
+        """Schedule an event whose tie order `seq` was taken earlier by reserve()."""
         cdef Event* grown
         if self.size == self.capacity:
             grown = <Event*>realloc(self.heap, 2 * self.capacity * sizeof(Event))
@@ -29,11 +36,9 @@ cdef class EventQueue:
             self.capacity *= 2
         cdef Event ev
         ev.time = time
-        ev.seq = self.next_seq
+        ev.seq = seq
         ev.kind = kind
         ev.data = data
-        self.next_seq += 1
-        self.pushed += 1
         # sift up
         cdef Py_ssize_t i = self.size
         cdef Py_ssize_t parent
@@ -53,6 +58,7 @@ cdef class EventQueue:
         cdef Event top = self.heap[0]
         cdef Event last
         cdef Py_ssize_t i = 0, child, n
+        self.popped += 1
         self.size -= 1
         n = self.size
         if n > 0:

@@ -20,7 +20,7 @@ from libc.math cimport INFINITY
 from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
-from simulator.core.trace cimport Trace
+from simulator.core.quantiles cimport IntHistogram, LogHistogram
 from simulator.models.flow_endpoints import make_endpoints
 from simulator.models.flow_routes import build_dumbbell, build_topology
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
@@ -64,10 +64,13 @@ cdef class FlowModel:
     cdef long long[::1] data_drops
     cdef list samples
     cdef long long acks_sent
-    # event-sampled distributions, as the authors log at every cwnd change: every k-th ACK
+    # event-sampled distributions, as the authors log at every cwnd change: every k-th ACK from
+    # event_from on, kept as histograms (fixed memory however long the run)
     cdef int event_every
+    cdef double event_from
     cdef long long acks_seen
-    cdef Trace ev_rtt, ev_inflight
+    cdef LogHistogram ev_rtt
+    cdef IntHistogram ev_inflight
     # classic (NS-2 style) senders, stop times, per-flow counters for the time series
     cdef unsigned char[::1] classic, stopped, kind
     cdef list stop_times
@@ -93,7 +96,7 @@ cdef class FlowModel:
                  int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
                  topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
                  stop_times=None, list recoveries=None, list udp=None, list probes=None,
-                 dict links=None, list medium=None, list extra_delays=None):
+                 dict links=None, list medium=None, list extra_delays=None, double event_from=0.0):
         tcp = tcp or {}
         self.key = key
         self.n = len(controllers)
@@ -164,8 +167,9 @@ cdef class FlowModel:
         self.data_drops = np.zeros(self.n, dtype=np.int64)
         self.samples = []
         self.event_every = 8
-        self.ev_rtt = Trace(0.0, 1 << 16)
-        self.ev_inflight = Trace(0.0, 1 << 16)
+        self.event_from = event_from
+        self.ev_rtt = LogHistogram()
+        self.ev_inflight = IntHistogram()
         # per-link queue discipline, loss and jitter ({link id: {queue, loss, jitter}}) and the
         # links sharing one half-duplex channel, by the ids Topology.link_id gives
         for link in sorted(links or {}):
@@ -253,9 +257,9 @@ cdef class FlowModel:
             snd = <SackSender>self.senders[flow]
             snd.on_ack(p.seq, p.sack, p.ts, now)
             self.acks_seen += 1
-            if self.acks_seen % self.event_every == 0 and snd.s.srtt > 0:
-                self.ev_rtt.add(now, snd.s.srtt)
-                self.ev_inflight.add(now, snd.in_flight())
+            if self.acks_seen % self.event_every == 0 and snd.s.srtt > 0 and now >= self.event_from:
+                self.ev_rtt.add(snd.s.srtt)
+                self.ev_inflight.add(snd.in_flight())
             self.net.free_packet(pid)
             self.send_loop(flow, now)
 
@@ -485,8 +489,9 @@ cdef class FlowModel:
                 "final_cwnd": cwnd,
             })
         return {"flows": flows, "samples": self.samples, "end_time": now, "acks": self.acks_sent,
-                "event_rtt": self.ev_rtt.as_dict("v"), "event_inflight": self.ev_inflight.as_dict("v"),
-                "events": self.events.pushed,
+                "event_rtt_median_s": self.ev_rtt.median(), "event_rtt_rel_error": self.ev_rtt.rel_error,
+                "event_inflight_median": self.ev_inflight.median(),
+                "events": self.events.pushed, "events_processed": self.events.popped,
                 "bottleneck": self.net.link_stats(self.bottleneck_fwd),
                 "samples2": self.samples2,
                 "udp": [{"sent": int(self.udp_sent[j]), "delivered": int(self.udp_delivered[j])}

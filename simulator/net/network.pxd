@@ -16,6 +16,11 @@ cdef struct Packet:
     long long sack      # ack: a sequence number received above the cumulative ACK, or -1
     double ts           # data: timestamp (send time); ack: echoed timestamp
     int next_free       # free-list link while unused
+    # on a wire behind other packets of the same link (see Link.wire_head)
+    int wire_link       # the link whose wire queue holds it, or -1
+    int wire_next       # the packet behind it on that wire, or -1
+    double wire_arrival # when it reaches the far end
+    long long wire_seq  # its place in the event order, taken when it left the link
 
 
 cdef struct Link:
@@ -23,12 +28,16 @@ cdef struct Link:
     double delay
     long limit          # packets that may wait (the one being serialised not counted)
     int* ring           # waiting packet ids
+    long ring_cap       # its allocated size (grows up to limit)
     long head, count
     bint busy
     int in_tx           # packet being serialised
     long long drops, sent_pkts
     double sent_bytes
     long max_queue
+    # packets propagating on the wire in arrival order: only the head has an event queued, so
+    # the event heap holds O(links + timers) entries, not O(packets in flight)
+    int wire_head, wire_tail
 
 
 cdef class Network:
@@ -68,7 +77,10 @@ cdef class Network:
     cdef int send(self, int pid, double now) except -2
     cdef int link_done(self, int link, double now) except -1
     cdef int arrive(self, int pid, double now) except -2
+    cdef int _propagate(self, int link, int pid, double arrival) except -1
+    cdef void _leave_wire(self, int pid) except *
     cdef int _enqueue(self, int link, int pid, double now) except -2
+    cdef int _grow_ring(self, Link* l) except -1
     cdef int _enqueue_disc(self, int link, int pid) except -2
     cdef void _start(self, int link, int pid, double now) except *
     cdef int _dequeue(self, int link) except -2

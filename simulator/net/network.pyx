@@ -10,6 +10,13 @@ A packet is a C struct in a pool (no Python object per packet).  Sending puts it
 link of its flow's route (data and ACKs have separate routes); at the far end of each link it
 goes on to the next, or is handed back to the model when the route ends.  Link rates and delays
 may change during a run (set_rate / set_delay): a packet already serialising keeps its timing.
+
+Propagation: packets leave a wire in the order they entered it (a constant delay), so each link
+keeps its propagating packets in a list threaded through the packet pool and only the list's head
+has an arrival event queued (as htsim's pipes do).  Each packet's event keeps the tie order it
+would have had if queued when it left the link (EventQueue.reserve), so events are processed in
+exactly the same order as with one event per packet.  A packet that would overtake the list's tail
+(jitter, or a delay cut mid-run) gets its own event instead.
 """
 from libc.stdlib cimport free, malloc, realloc
 
@@ -82,7 +89,10 @@ cdef class Network:
         l.rate_bps = rate_bps
         l.delay = delay
         l.limit = limit
-        l.ring = <int*>malloc(max(limit, 1) * sizeof(int))
+        # the waiting room grows on demand up to `limit` (a 2^20-packet access buffer would
+        # otherwise make memory grow as the ring's head walks round it)
+        l.ring_cap = min(max(limit, 1), 64)
+        l.ring = <int*>malloc(l.ring_cap * sizeof(int))
         if l.ring == NULL:
             raise MemoryError()
         l.head = 0
@@ -93,6 +103,8 @@ cdef class Network:
         l.sent_pkts = 0
         l.sent_bytes = 0.0
         l.max_queue = 0
+        l.wire_head = -1
+        l.wire_tail = -1
         self.n_links += 1
         self.loss_models.append(None)
         self.jitters.append(None)
@@ -215,6 +227,7 @@ cdef class Network:
         p.seq = seq
         p.sack = sack
         p.ts = ts
+        p.wire_link = -1
         self.in_network += 1
         return pid
 
@@ -249,7 +262,7 @@ cdef class Network:
             return -1
         pid = l.ring[l.head]
         l.head += 1
-        if l.head == l.limit:
+        if l.head == l.ring_cap:
             l.head = 0
         l.count -= 1
         return pid
@@ -266,14 +279,28 @@ cdef class Network:
         if l.count >= l.limit:
             l.drops += 1
             return 0                         # caller accounts for the drop and frees the packet
+        if l.count == l.ring_cap:
+            self._grow_ring(l)
         slot = l.head + l.count
-        if slot >= l.limit:
-            slot -= l.limit
+        if slot >= l.ring_cap:
+            slot -= l.ring_cap
         l.ring[slot] = pid
         l.count += 1
         if l.count > l.max_queue:
             l.max_queue = l.count
         return 1
+
+    cdef int _grow_ring(self, Link* l) except -1:
+        """Double a full waiting room (at most its limit), keeping the packets' order."""
+        cdef long new_cap = min(2 * l.ring_cap, l.limit), k
+        cdef int* ring = <int*>malloc(new_cap * sizeof(int))
+        if ring == NULL:
+            raise MemoryError()
+        for k in range(l.count):
+            ring[k] = l.ring[(l.head + k) % l.ring_cap]
+        free(l.ring)
+        l.ring, l.ring_cap, l.head = ring, new_cap, 0
+        return 0
 
     cdef int _enqueue_disc(self, int link, int pid) except -2:
         """Enqueue into the link's own discipline; a packet it pushes out is freed here."""
@@ -300,7 +327,7 @@ cdef class Network:
             self.pkts[pid].hop = -2          # lost on the wire: arrive() reports it as dropped
         elif self.impaired[link] & 2:
             arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
-        self.events.push(arrival, self.ev_arrive, pid)
+        self._propagate(link, pid, arrival)
         l.busy = False
         l.in_tx = -1
         cdef int nxt, k
@@ -321,11 +348,44 @@ cdef class Network:
                 break
         return 0
 
+    cdef int _propagate(self, int link, int pid, double arrival) except -1:
+        """pid enters the wire of link, to reach its far end at `arrival`."""
+        cdef Link* l = &self.links[link]
+        cdef Packet* p = &self.pkts[pid]
+        cdef long long seq = self.events.reserve()
+        if l.wire_head >= 0 and arrival < self.pkts[l.wire_tail].wire_arrival:
+            p.wire_link = -1                     # overtakes the wire's tail: an event of its own
+            return self.events.push_seq(arrival, self.ev_arrive, pid, seq)
+        p.wire_link = link
+        p.wire_next = -1
+        p.wire_arrival = arrival
+        p.wire_seq = seq
+        if l.wire_head < 0:
+            l.wire_head = pid
+            self.events.push_seq(arrival, self.ev_arrive, pid, seq)
+        else:
+            self.pkts[l.wire_tail].wire_next = pid
+        l.wire_tail = pid
+        return 0
+
+    cdef void _leave_wire(self, int pid) except *:
+        """pid, the head of its link's wire, arrives: the next one on that wire gets its event."""
+        cdef Link* l = &self.links[self.pkts[pid].wire_link]
+        cdef int nxt = self.pkts[pid].wire_next
+        self.pkts[pid].wire_link = -1
+        l.wire_head = nxt
+        if nxt < 0:
+            l.wire_tail = -1
+        else:
+            self.events.push_seq(self.pkts[nxt].wire_arrival, self.ev_arrive, nxt, self.pkts[nxt].wire_seq)
+
     cdef int arrive(self, int pid, double now) except -2:
         """A packet reaches the far end of its current link.  Returns -1 if it went on to the next
         link, 0 if it was dropped there (freed), 1 if its route ended (the model takes it)."""
         cdef Packet* p = &self.pkts[pid]
         cdef int r = self.flow_route[2 * p.flow + p.kind]
+        if p.wire_link >= 0:
+            self._leave_wire(pid)
         if p.hop == -2:
             return 0                         # lost on the wire (a link's loss model)
         p.hop += 1

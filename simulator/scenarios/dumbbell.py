@@ -141,7 +141,8 @@ def run(p, key):
                    p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
                    float(p["sample_interval"]), p["mss_bytes"] + HEADERS, ACK_WIRE, changes,
                    tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"],
-                   extra_delays=None if p["flow_extra_delay_ms"] is None else [d / 1e3 for d in p["flow_extra_delay_ms"]])
+                   extra_delays=None if p["flow_extra_delay_ms"] is None else [d / 1e3 for d in p["flow_extra_delay_ms"]],
+                   event_from=float(p["warmup"]))
     for link, cfg in network_keys.bottleneck_impairments(p, key, *sim.bottleneck_links).items():
         sim.configure_link(link, **cfg)
     out = sim.run()
@@ -188,12 +189,10 @@ def summarize(p, out):
         "sent": sent, "acks": out["acks"], "end_time": now, "events": out["events"],
         "buffer_pkts": buffer_packets(p), "bdp_pkts": bdp_packets(p),
     }
-    # event-sampled (every 8th ACK, any flow, after warm-up), as the authors' per-cwnd-change logs
-    ev_t = np.asarray(out["event_rtt"]["t"])
-    ev_rtt = np.asarray(out["event_rtt"]["v"])[ev_t >= p["warmup"]] * 1e3
-    ev_infl = np.asarray(out["event_inflight"]["v"])[ev_t >= p["warmup"]]
-    m["median_rtt_ms_events"] = float(np.median(ev_rtt)) if ev_rtt.size else float("nan")
-    m["median_inflight_per_flow_events"] = float(np.median(ev_infl)) if ev_infl.size else float("nan")
+    # event-sampled (every 8th ACK, any flow, after warm-up), as the authors' per-cwnd-change logs;
+    # the model keeps them as histograms: the RTT median within 0.1 %, the in-flight one exact
+    m["median_rtt_ms_events"] = out["event_rtt_median_s"] * 1e3
+    m["median_inflight_per_flow_events"] = out["event_inflight_median"]
     m["utilization_warm"] = m["goodput_warm_mbps"] / cap
     m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
     result = {"metrics": m}

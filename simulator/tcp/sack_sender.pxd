@@ -11,7 +11,7 @@ cdef class SackSender:
     cdef public CongestionControl cc
     cdef public RtoEstimator rto
     cdef AckSample rs
-    cdef long long cap, mask
+    cdef long long cap, mask, max_cap
     cdef unsigned char* flags             # per sequence (mod cap): SACKED, LOST, RETX
     cdef double* sent_time
     cdef long long* tx_delivered          # rate sampler state when the packet was (re)sent
@@ -57,4 +57,5 @@ cdef class SackSender:
     cdef void _deliver(self, long long seq, double now, double* newest_sent) noexcept
     cdef void _mark_losses(self) noexcept
     cdef void _detect_lost_retransmissions(self, double newest_delivered_sent) noexcept
+    cdef int _grow(self) except -1
     cdef void _set_state(self, int new_state) except *

@@ -42,9 +42,15 @@ cdef long long BULK = 1LL << 62
 
 cdef class SackSender:
     def __cinit__(self, CongestionControl cc, RtoEstimator rto, double init_cwnd=10.0,
-                  double mss=1448.0, long long window_cap=1 << 17, bint bulk=True):
+                  double mss=1448.0, long long window_cap=1 << 17, bint bulk=True,
+                  long long initial_entries=1024):
+        self.max_cap = 1
+        while self.max_cap < window_cap:
+            self.max_cap <<= 1
+        # the scoreboard starts small and doubles as the window grows (memory follows the
+        # largest window, not the run's length), up to max_cap
         self.cap = 1
-        while self.cap < window_cap:
+        while self.cap < min(self.max_cap, max(initial_entries, 1)):
             self.cap <<= 1
         self.mask = self.cap - 1
         self.flags = <unsigned char*>calloc(self.cap, 1)
@@ -80,6 +86,42 @@ cdef class SackSender:
         free(self.tx_app_limited)
         free(self.rq_seq)
         free(self.rq_time)
+
+    cdef int _grow(self) except -1:
+        """Double the scoreboard: the packets in [snd_una, snd_max) move to their places under the
+        new mask; the retransmission queue is copied in order from index 0."""
+        cdef long long new_cap = 2 * self.cap, new_mask = new_cap - 1, seq, k, i, j
+        cdef unsigned char* flags = <unsigned char*>calloc(new_cap, 1)
+        cdef double* sent_time = <double*>malloc(new_cap * sizeof(double))
+        cdef long long* tx_delivered = <long long*>malloc(new_cap * sizeof(long long))
+        cdef double* tx_delivered_time = <double*>malloc(new_cap * sizeof(double))
+        cdef double* tx_first_sent = <double*>malloc(new_cap * sizeof(double))
+        cdef unsigned char* tx_app_limited = <unsigned char*>calloc(new_cap, 1)
+        cdef long long* rq_seq = <long long*>malloc(new_cap * sizeof(long long))
+        cdef double* rq_time = <double*>malloc(new_cap * sizeof(double))
+        if (flags == NULL or sent_time == NULL or tx_delivered == NULL or tx_delivered_time == NULL
+                or tx_first_sent == NULL or tx_app_limited == NULL or rq_seq == NULL or rq_time == NULL):
+            raise MemoryError()
+        for seq in range(self.s.snd_una, self.s.snd_max):
+            i, j = seq & self.mask, seq & new_mask
+            flags[j] = self.flags[i]
+            sent_time[j] = self.sent_time[i]
+            tx_delivered[j] = self.tx_delivered[i]
+            tx_delivered_time[j] = self.tx_delivered_time[i]
+            tx_first_sent[j] = self.tx_first_sent[i]
+            tx_app_limited[j] = self.tx_app_limited[i]
+        for k in range(self.rq_count):
+            i = (self.rq_head + k) & self.mask
+            rq_seq[k] = self.rq_seq[i]
+            rq_time[k] = self.rq_time[i]
+        self.rq_head = 0
+        free(self.flags); free(self.sent_time); free(self.tx_delivered); free(self.tx_delivered_time)
+        free(self.tx_first_sent); free(self.tx_app_limited); free(self.rq_seq); free(self.rq_time)
+        self.flags, self.sent_time, self.tx_delivered = flags, sent_time, tx_delivered
+        self.tx_delivered_time, self.tx_first_sent, self.tx_app_limited = tx_delivered_time, tx_first_sent, tx_app_limited
+        self.rq_seq, self.rq_time = rq_seq, rq_time
+        self.cap, self.mask = new_cap, new_mask
+        return 0
 
     cdef void _set_state(self, int new_state) except *:
         self.cc.set_state(self.s, new_state)
@@ -130,6 +172,8 @@ cdef class SackSender:
                 self.retx_scan += 1
         if seq < 0:
             seq = s.snd_max
+            while seq - s.snd_una >= self.cap and self.cap < self.max_cap:
+                self._grow()
             if seq - s.snd_una >= self.cap:
                 raise OverflowError(f"window beyond the scoreboard capacity {self.cap} packets")
             s.snd_max += 1
@@ -139,6 +183,8 @@ cdef class SackSender:
             self.flags[i] |= RETX
             self.retrans_out += 1
             self.retransmitted += 1
+            if self.rq_count == self.cap and self.cap < self.max_cap:
+                self._grow()
             if self.rq_count < self.cap:
                 self.rq_seq[(self.rq_head + self.rq_count) & self.mask] = seq
                 self.rq_time[(self.rq_head + self.rq_count) & self.mask] = now
