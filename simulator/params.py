@@ -120,9 +120,9 @@ def check_span(p: dict) -> None:
 
 def load_outputs(path) -> tuple[tuple, tuple]:
     """(metrics, trace columns) of a model from its outputs file (simulator/scenarios/<model>.outputs.yaml)."""
-    import yaml
+    from simulator.safe_yaml import load_own
 
-    doc = yaml.safe_load(Path(path).read_text())
+    doc = load_own(Path(path).read_text())
     return tuple(doc["metrics"]), tuple(doc["trace"])
 
 
@@ -136,18 +136,18 @@ def load_params(path, algorithms=()) -> tuple:
     `shared: <name>` for one of the packet-network models' common declarations (SHARED), with the
     entry's own default or help where it gives them.  `enum: algorithms` in a schema stands for the
     model's own algorithm list."""
-    import yaml
+    from simulator.safe_yaml import load_own
 
     from simulator.tcp.cc import catalogue
 
     out = []
-    for e in yaml.safe_load(Path(path).read_text()):
+    for e in load_own(Path(path).read_text()):
         if "algorithm_param" in e:
             alg, name = e["algorithm_param"].split(".")
             out.append(next(p for p in catalogue.algorithm(alg).params if p.name == name))
             continue
         if "shared" in e:
-            shared = {x["name"]: x for x in yaml.safe_load(SHARED.read_text())}
+            shared = {x["name"]: x for x in load_own(SHARED.read_text())}
             e = {**shared[e["shared"]], **{k: v for k, v in e.items() if k != "shared"}}
         schema = dict(e.get("schema", {}))
         if schema.get("enum") == "algorithms":

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from simulator.safe_yaml import load_own
+
 MM1_TABLES = "mm1/jackson_mm1_tables.csv"
 QTCOL_RESULTS = "qtcol/qtcolfair_results.csv"
 MININET_NUMBERS = "mininet/poster_numbers.csv"
@@ -122,7 +124,7 @@ def _read_yaml(path: Path, what: str):
     if not path.is_file():
         raise ReferenceDataError(f"{path}: reference file not found; expected the {what} (see reference/README.md)")
     try:
-        return yaml.safe_load(path.read_text())
+        return load_own(path.read_text())
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
         raise ReferenceDataError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
 
@@ -330,5 +332,5 @@ def check_reference_dir(reference_dir, studies) -> dict:
 
 def claims_of(reference_dir, paper) -> dict:
     """{claim id: claim} of one paper, in file order (the file is assumed checked)."""
-    doc = yaml.safe_load((Path(reference_dir) / CLAIMS).read_text())
+    doc = load_own((Path(reference_dir) / CLAIMS).read_text())
     return {c["id"]: c for c in doc["claims"] if c["paper"] == paper}

@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from simulator.safe_yaml import load_own
 from simulator.schema_messages import schema_message
 from simulator.study import StudyError, _Loader, load_study, nearest, read_yaml_mapping
 
@@ -43,7 +44,7 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     """
     files = [Path(f) for f in files]
     overrides = dict(overrides or {})
-    schema = yaml.safe_load(Path(schema_path).read_text())
+    schema = load_own(Path(schema_path).read_text())
     docs = {f: read_yaml_mapping(f, "config") for f in files}
     for f, doc in docs.items():  # each file alone, so the message names the file holding the mistake
         errors = _config_errors(doc, schema, partial=len(files) > 1)
@@ -153,10 +154,10 @@ def known_studies(root: Path, study_dir) -> dict:
 def _model_of(study_file: Path) -> str:
     """The model a study file names (M/M/1 when it names none); an unreadable file counts as M/M/1 here,
     its own check reports it."""
-    import yaml
+    from simulator.safe_yaml import load_own
 
     try:
-        doc = yaml.safe_load(study_file.read_text())
+        doc = load_own(study_file.read_text())
     except (OSError, yaml.YAMLError):
         return "mm1"
     model = doc.get("model", "mm1") if isinstance(doc, dict) else "mm1"

@@ -20,6 +20,7 @@ import yaml
 
 from simulator.report import claim_reasons, headline, io, provenance_page
 from simulator.report.chapter import scroll_html
+from simulator.safe_yaml import load_own
 
 
 def git(*args) -> str:
@@ -56,7 +57,7 @@ def prune_toc(out: Path):
     toc = out / "_toc.yml"
     if not toc.exists():
         return
-    data = yaml.safe_load(toc.read_text())
+    data = load_own(toc.read_text())
     present = {p.stem for p in out.iterdir() if p.suffix in (".md", ".ipynb")}
     kept = [c for c in data.get("chapters", []) if Path(str(c.get("file", ""))).stem in present]
     if len(kept) != len(data.get("chapters", [])):
@@ -72,7 +73,7 @@ def study_page_title(nb) -> str:
     """'<study>: <title>' of a study page, from the study file papermill ran it with."""
     params = nb.metadata.get("papermill", {}).get("parameters", {})
     path = Path(str(params.get("study_file", "")))
-    doc = yaml.safe_load(path.read_text()) if path.is_file() else {}
+    doc = load_own(path.read_text()) if path.is_file() else {}
     doc = doc if isinstance(doc, dict) else {}
     name = doc.get("study", path.stem)
     return f"{name}: {doc['title']}" if doc.get("title") else str(name)
@@ -94,7 +95,7 @@ def add_study_pages(out: Path, pages) -> None:
     if not pages or not toc.exists():
         (out / "your_studies.md").unlink(missing_ok=True)
         return
-    data = yaml.safe_load(toc.read_text())
+    data = load_own(toc.read_text())
     for c in data.get("chapters", []):
         if c.get("file") == "your_studies":
             c["sections"] = [{"file": p.stem} for p in pages]

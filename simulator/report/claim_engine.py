@@ -36,7 +36,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from simulator.report import claim_reasons, claim_rule as rule
 from simulator.report.claim_cells import (  # noqa: F401  (Scope, Cells: the engine's vocabulary, re-exported)
@@ -44,6 +43,7 @@ from simulator.report.claim_cells import (  # noqa: F401  (Scope, Cells: the eng
     rows_where, stat, substitute)
 from simulator.report.claim_functions import CONTEXTS, HEADLINES, REFERENCES, Missing
 from simulator.report.verdicts import decision_rows
+from simulator.safe_yaml import load_own
 
 # --------------------------------------------------------------------------- a claim's comparisons
 
@@ -432,7 +432,7 @@ def claims_file() -> Path:
 
 def load(path=None) -> dict:
     """The claims file as a mapping (claims, scoring)."""
-    return yaml.safe_load(Path(path or claims_file()).read_text())
+    return load_own(Path(path or claims_file()).read_text())
 
 
 def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, doc: dict | None = None,

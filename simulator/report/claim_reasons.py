@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+from simulator.safe_yaml import load_own
+
 
 FILE = "claim_reasons.yaml"
 KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "too_few_seeds", "unexplained")
@@ -21,7 +22,7 @@ MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs
 def load(reference_dir) -> dict:
     """{claim id: [entries]} of reference_dir/claim_reasons.yaml ({} when the file is absent)."""
     path = Path(reference_dir) / FILE
-    return (yaml.safe_load(path.read_text()) or {}).get("reasons", {}) if path.exists() else {}
+    return (load_own(path.read_text()) or {}).get("reasons", {}) if path.exists() else {}
 
 
 def _matches(entry: dict, variant: str, verdict: str) -> bool:
@@ -74,7 +75,7 @@ def check(reasons_file, claim_ids, studies) -> None:
     path = Path(reasons_file)
     if not path.exists():
         return
-    doc = yaml.safe_load(path.read_text()) or {}
+    doc = load_own(path.read_text()) or {}
     for cid, entries in (doc.get("reasons") or {}).items():
         where = f"{path}: {cid}"
         if cid not in claim_ids:

@@ -7,10 +7,10 @@ import html
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 from simulator.report import number_format
 from simulator.report.html_view import BADGE, NOTE_STYLE
+from simulator.safe_yaml import load_own
 
 COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
@@ -18,7 +18,7 @@ COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "m
 
 def claim_texts(claims_file, paper) -> dict:
     """{claim id: 'claim (stated in)'} of one paper, in the file's order."""
-    doc = yaml.safe_load(Path(claims_file).read_text())
+    doc = load_own(Path(claims_file).read_text())
     return {c["id"]: f'{c["claim"]} ({c["stated_in"]})' for c in doc["claims"] if c["paper"] == paper}
 
 

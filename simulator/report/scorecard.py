@@ -19,13 +19,13 @@ import logging
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 from simulator.report import claim_engine
 from simulator.report import scorecard_mm1 as mm1
 from simulator.report import scorecard_qtcol as qt
 from simulator.report.io import write_csv
 from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
+from simulator.safe_yaml import load_own
 
 log = logging.getLogger("scorecard")
 CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
@@ -33,7 +33,7 @@ CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
 
 def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
     """The scorecard decides exactly the claims of reference/claims.yaml for each paper it covers."""
-    declared = {c["id"]: c["paper"] for c in yaml.safe_load(Path(claims_file).read_text())["claims"]}
+    declared = {c["id"]: c["paper"] for c in load_own(Path(claims_file).read_text())["claims"]}
     decided = card[card["verdict"].isin(VERDICTS) & card["item"].str.match(CLAIM_ID)]
     for paper, rows in decided.groupby("paper"):
         ours, theirs = set(rows["item"]), {cid for cid, p in declared.items() if p == paper}

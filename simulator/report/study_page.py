@@ -81,7 +81,7 @@ def is_number(v) -> bool:
 
 def load(study_file, table_file) -> Page:
     """The study (checked as the workflow checks it) and its rows of the long table."""
-    import yaml
+    from simulator.safe_yaml import load_own
 
     from simulator import registry
     from simulator.study import load_study
@@ -90,7 +90,7 @@ def load(study_file, table_file) -> Page:
     table = pd.read_csv(table_file)
     table = table[table["study"] == study.name] if "study" in table else table
     outputs = Path(registry.scenario(study.model).__file__).with_suffix(".outputs.yaml")
-    units = (yaml.safe_load(outputs.read_text()) or {}).get("units") or {}
+    units = (load_own(outputs.read_text()) or {}).get("units") or {}
     return Page(study, table.reset_index(drop=True), registry.model(study.model), dict(units))
 
 
