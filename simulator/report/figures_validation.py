@@ -32,12 +32,10 @@ CAUSE_TEXT = {
     "RACK": "ns-3 3.44 has no RACK (its recovery is PRR or classic: src/internet/model/tcp-prr-recovery.cc, "
             "tcp-recovery-ops.cc), so a retransmission that is lost again waits for the retransmission timeout "
             "(1 s minimum) and restarts from one segment; our SACK sender detects a lost retransmission as RACK "
-            "does (simulator/tcp/sack_sender.pyx). The recovery style is one of the details the `stack` key is to "
-            "select (issue 15, item 2).",
+            "does (simulator/tcp/sack_sender.pyx).",
     "overshoot": "Our window overshoots more at the end of slow start. ns-3 adds one segment per ACK in slow start, "
                  "so with its delayed ACKs it grows about 1.5x per RTT, where counting the segments acknowledged "
-                 "(RFC 3465, as Linux) doubles it; `python scripts/ns3_cwnd.py` prints both windows for a cell. "
-                 "Which ACK counting our side uses is the `stack` key's (issue 15, item 2).",
+                 "(RFC 3465, as Linux) doubles it; `python scripts/ns3_cwnd.py` prints both windows for a cell.",
     "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
                 "but was held out of order (behind a segment lost to a timeout) is counted when it is delivered, "
                 "after it; both sides count this way, so the excess is ns-3's backlog, not a faster link.",
