@@ -16,12 +16,17 @@ class Harness:
         ids = [self.net.add_link(*spec) for spec in links]
         self.net.set_route(0, 0, [ids[i] for i in route])
 
-    def run(self):
-        out = []
+    def run(self, after_done=None):
+        """Process every event; returns (packet, time) of each delivery.  `after_done(now)` is called
+        after each link-done event; self.most_queued is the largest number of queued events seen."""
+        out, self.most_queued = [], 0
         while len(self.events):
+            self.most_queued = max(self.most_queued, len(self.events))
             now, _, kind, data = self.events.next()
             if kind == DONE:
                 self.net.py_link_done(data, now)
+                if after_done:
+                    after_done(now)
             else:
                 r = self.net.py_arrive(data, now)
                 if r == 1:
@@ -76,35 +81,14 @@ def test_random_loss_on_a_link_drops_after_serialisation():
     assert h.net.link_stats(0)["sent_pkts"] == 4000      # lost packets still used the link
 
 
-def test_jitter_without_reordering_keeps_fifo_order_and_adds_delay():
-    from simulator.core.rng import Stream
-    from simulator.net.impairments import Jitter
-    h = Harness([(1e6, 0.010, 100)], [0])
-    h.net.set_jitter(0, Jitter(0.005, 0.005, "uniform", Stream("k", "jitter"), reorder=False))
-    for seq in range(50):
-        h.net.py_send(0, 0, seq, 0.0, 100)
-    out = h.run()
-    times = [t for _, t in out]
-    assert times == sorted(times)
-    assert times[0] > 0.0008 + 0.010                    # serialisation + delay + some jitter
-
-
 def test_packets_on_a_wire_hold_one_queued_event_per_link():
     # 200 back-to-back packets, 8 us each on a 100 ms wire: up to 200 propagate at once, but only
     # the wire's head (and the link's serialisation) has an event queued
     h = Harness([(1e8, 0.100, 500)], [0])
     for seq in range(200):
         h.net.py_send(0, 0, seq, 0.0, 100)
-    out, most = [], 0
-    while len(h.events):
-        most = max(most, len(h.events))
-        now, _, kind, data = h.events.next()
-        if kind == DONE:
-            h.net.py_link_done(data, now)
-        elif h.net.py_arrive(data, now) == 1:
-            out.append((data, now))
-            h.net.py_free(data)
-    assert most <= 2
+    out = h.run()
+    assert h.most_queued <= 2
     assert [pid for pid, _ in out] == list(range(200))
     assert [t for _, t in out] == pytest.approx([(k + 1) * 8e-6 + 0.100 for k in range(200)])
 
@@ -113,31 +97,29 @@ def test_a_delay_cut_lets_later_packets_overtake_those_already_on_the_wire():
     h = Harness([(1e6, 0.100, 50)], [0])
     for seq in range(4):
         h.net.py_send(0, 0, seq, 0.0, 1000)            # 8 ms each
-    out = []
-    while len(h.events):
-        now, _, kind, data = h.events.next()
-        if kind == DONE:
-            h.net.py_link_done(data, now)
-            if now == pytest.approx(0.016):
-                h.net.set_delay(0, 0.0)                 # packets 0, 1 already on the wire
-        elif h.net.py_arrive(data, now) == 1:
-            out.append((data, now))
-            h.net.py_free(data)
+
+    def cut(now):
+        if now == pytest.approx(0.016):
+            h.net.set_delay(0, 0.0)                     # packets 0, 1 already on the wire
+
+    out = h.run(after_done=cut)
     assert [pid for pid, _ in out] == [2, 3, 0, 1]
     assert [t for _, t in out] == pytest.approx([0.024, 0.032, 0.108, 0.116])
 
 
-def test_jitter_that_reorders_delivers_every_packet_at_its_own_time():
+@pytest.mark.parametrize("reorder", [False, True])
+def test_jitter_adds_delay_and_reorders_only_if_allowed(reorder):
     from simulator.core.rng import Stream
     from simulator.net.impairments import Jitter
     h = Harness([(1e8, 0.010, 100)], [0])
-    h.net.set_jitter(0, Jitter(0.002, 0.002, "uniform", Stream("k", "jitter"), reorder=True))
+    h.net.set_jitter(0, Jitter(0.002, 0.002, "uniform", Stream("k", "jitter"), reorder=reorder))
     for seq in range(50):
         h.net.py_send(0, 0, seq, 0.0, 100)
     out = h.run()
     times = [t for _, t in out]
-    assert times == sorted(times) and len(out) == 50
-    assert [pid for pid, _ in out] != list(range(50))    # some packets overtook others
+    assert times == sorted(times) and len(out) == 50     # each delivered at its own time
+    assert times[0] > 8e-6 + 0.010                       # serialisation + delay + some jitter
+    assert ([pid for pid, _ in out] != list(range(50))) == reorder   # overtaking only if allowed
     assert h.net.in_network == 0
 
 
