@@ -4,7 +4,8 @@ Scenario S1: one long-lived flow over the dumbbell model (simulator/scenarios/du
 defaults (ns3 stack: SACK, delayed ACK every 2nd packet): 10 ms one-way bottleneck delay, DropTail
 buffer of 5 BDP (833 packets at 100 Mbit/s, 8,330 at 1 Gbit/s), 10 Gbit/s / 10 us access links.
 Runs: 100 Mbit/s for 3 s and 300 s, 1 Gbit/s for 60 s, each with cubic and newreno; with --hour
-also 1 Gbit/s for 3,600 s (s1-1g-3600s-<alg>).
+also 1 Gbit/s for 3,600 s (s1-1g-3600s-<alg>); with --flows also 100 Mbit/s for 30 s with 10 and
+100 flows starting together (s1-100m-30s-<n>flows-<alg>).
 
 Each run is its own process (subprocess of this script), so its peak RSS (VmHWM of that process,
 read at its end: interpreter, imports, run and summary) is its own.  loop_wall_s is the event
@@ -12,7 +13,7 @@ loop alone (FlowModel.run), not start-up, network building or the summary.
 delivered_pkts: in-order data packets at the receiver (its rcv_nxt, summed over flows).
 events: events the loop processed (EventQueue.popped).
 
-    python benchmarks/scale.py [--repeat K] [--json] [--quick] [--hour]
+    python benchmarks/scale.py [--repeat K] [--json] [--quick] [--hour] [--flows]
 
 With --json the table goes to stderr.  --repeat K keeps, per run, the best of K processes by loop wall time; --quick runs 0.2 s of
 simulated time per case (checks the harness; figures meaningless).  Prints figures; not a test.
@@ -29,16 +30,19 @@ import time
 CASES = [("s1-100m-3s", 100.0, 3.0, 833), ("s1-100m-300s", 100.0, 300.0, 833),
          ("s1-1g-60s", 1000.0, 60.0, 8330)]
 HOUR_CASE = ("s1-1g-3600s", 1000.0, 3600.0, 8330)     # --hour: memory of a long fast run
+FLOW_COUNTS = (10, 100)                                 # --flows: S1 at 100 Mbit/s, 30 s, this many flows
 ALGORITHMS = ("cubic", "newreno")
 QUICK_S = 0.2
 KEYS = ("name", "algorithm", "mbps", "sim_s", "loop_wall_s", "delivered_pkts", "events", "peak_rss_mb")
 
 
-def params(alg, mbps, sim_s, buffer_pkts):
-    """S1's dumbbell parameters (everything else the model's defaults)."""
-    return {"model": "dumbbell", "algorithm": alg, "flows": 1, "bottleneck_mbps": mbps,
+def params(alg, mbps, sim_s, buffer_pkts, flows=1):
+    """S1's dumbbell parameters (everything else the model's defaults); with more than one flow
+    all start at 0 s."""
+    return {"model": "dumbbell", "algorithm": alg, "flows": flows, "bottleneck_mbps": mbps,
             "delay_ms": 10.0, "buffer_pkts": buffer_pkts, "access_gbps": 10.0,
-            "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0}
+            "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0,
+            **({"start_interval": 0.0} if flows > 1 else {})}
 
 
 def peak_rss_mb():
@@ -51,7 +55,7 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
 
 
-def child(name, alg, mbps, sim_s, buffer_pkts):
+def child(name, alg, mbps, sim_s, buffer_pkts, flows=1):
     """One run in this process: time FlowModel.run alone; print the run's record as JSON."""
     import simulator
     import simulator.models.flow_model as fm
@@ -66,7 +70,7 @@ def child(name, alg, mbps, sim_s, buffer_pkts):
             return out
 
     fm.FlowModel = TimedFlowModel
-    simulator.run(params(alg, mbps, sim_s, buffer_pkts), 1)
+    simulator.run(params(alg, mbps, sim_s, buffer_pkts, flows), 1)
     out = loop.pop("out")
     rec = {"name": name, "algorithm": alg, "mbps": mbps, "sim_s": sim_s,
            "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
@@ -78,9 +82,9 @@ def child(name, alg, mbps, sim_s, buffer_pkts):
     print(json.dumps(rec))
 
 
-def run_in_process(name, alg, mbps, sim_s, buffer_pkts):
+def run_in_process(name, alg, mbps, sim_s, buffer_pkts, flows=1):
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, alg, repr(mbps), repr(sim_s),
-           str(buffer_pkts)]
+           str(buffer_pkts), str(flows)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"run {name} failed:\n{done.stderr}")
@@ -108,11 +112,11 @@ def derived(runs):
 
 
 def table(runs, d):
-    lines = [f"{'run':<24}{'sim s':>7}{'loop s':>9}{'cpu s':>8}{'delivered':>13}{'events':>15}{'events/s':>13}"
+    lines = [f"{'run':<30}{'sim s':>7}{'loop s':>9}{'cpu s':>8}{'delivered':>13}{'events':>15}{'events/s':>13}"
              f"{'ev/pkt':>8}{'pkts/wall s':>13}{'RSS MB':>9}"]
     for r in runs:
         x = d["per_run"][r["name"]]
-        lines.append(f"{r['name']:<24}{r['sim_s']:>7g}{r['loop_wall_s']:>9.3f}{r['loop_cpu_s']:>8.3f}{r['delivered_pkts']:>13,}"
+        lines.append(f"{r['name']:<30}{r['sim_s']:>7g}{r['loop_wall_s']:>9.3f}{r['loop_cpu_s']:>8.3f}{r['delivered_pkts']:>13,}"
                      f"{r['events']:>15,}{x['events_per_s']:>13,.0f}{x['events_per_delivered']:>8.2f}"
                      f"{x['delivered_per_wall_s']:>13,.0f}{r['peak_rss_mb']:>9.1f}")
     for alg, x in d["per_algorithm"].items():
@@ -124,8 +128,8 @@ def table(runs, d):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        name, alg, mbps, sim_s, buf = sys.argv[2:7]
-        child(name, alg, float(mbps), float(sim_s), int(buf))
+        name, alg, mbps, sim_s, buf, flows = sys.argv[2:8]
+        child(name, alg, float(mbps), float(sim_s), int(buf), int(flows))
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=1, help="best of this many processes per run (loop wall time)")
@@ -133,16 +137,20 @@ def main():
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_S} s simulated per case (checks the harness)")
     ap.add_argument("--hour", action="store_true", help="also one hour at 1 Gbit/s per algorithm (about a "
                     "minute each): its peak RSS")
+    ap.add_argument("--flows", action="store_true", help="also 100 Mbit/s for 30 s with "
+                    f"{' and '.join(map(str, FLOW_COUNTS))} flows starting together (cost against flows)")
     args = ap.parse_args()
     runs = []
-    for prefix, mbps, sim_s, buf in CASES + ([HOUR_CASE] if args.hour else []):
+    cases = [(*c, 1) for c in CASES + ([HOUR_CASE] if args.hour else [])]
+    cases += [(f"s1-100m-30s-{n}flows", 100.0, 30.0, 833, n) for n in (FLOW_COUNTS if args.flows else ())]
+    for prefix, mbps, sim_s, buf, flows in cases:
         for alg in ALGORITHMS:
             name = f"{prefix}-{alg}"
-            tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf)
+            tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf, flows)
                      for _ in range(max(1, args.repeat))]
             runs.append(min(tries, key=lambda r: r["loop_wall_s"]))
     d = derived(runs)
-    header = (f"S1 dumbbell, one flow, best of {args.repeat} process(es) per run, simulator from "
+    header = (f"S1 dumbbell, one flow unless named, best of {args.repeat} process(es) per run, simulator from "
               f"{runs[0]['simulator']}{' (QUICK: 0.2 s simulated per case)' if args.quick else ''}")
     if args.json:                                            # the table goes to stderr
         print(header + "\n" + table(runs, d), file=sys.stderr)
