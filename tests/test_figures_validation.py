@@ -87,3 +87,17 @@ def test_the_figure_has_one_panel_per_bounded_metric_and_a_caption():
     fig = val.figure(table())
     assert [a.get_xlabel() for a in fig.axes] == ["ns-3 3.44: utilization (%)", "ns-3 3.44: mean RTT (ms) (log scale)"]
     assert val.caption(table()).startswith("Figure: each of the 4 cells")
+
+
+def test_bbr_rate_samples_above_the_link_are_named_only_where_linux_timing_stays_within_it():
+    t = table().iloc[[3]].copy()                  # ours 111 ms, ns-3 95 ms: ours above, not ns-3's queue
+    t["algorithm"] = "bbr"
+    t["ns3_rate_sample_max_over_link_pct"], t["ns3_rate_sample_linux_max_over_link_pct"] = 105.6, 100.0
+    assert "[rate sample]" not in val.explanations(t)
+    t["ours_mean_rtt_ms"], t["ns3_mean_rtt_ms"], t["d_mean_rtt_pct"] = 48.5, 82.7, 100 * (48.5 / 82.7 - 1)
+    text = val.explanations(t)
+    assert "delivery-rate sample 5.6% above what the link carries" in text and "largest is 100% of it" in text
+    assert "**[rate sample]** ns-3's BBR measures delivery rates above the link's" in text
+    t["ns3_rate_sample_linux_max_over_link_pct"] = 104.0     # Linux's timing would be above it too: not this cause
+    assert "[rate sample]" not in val.explanations(t)
+    assert "[rate sample]" not in val.explanations(t.drop(columns=["ns3_rate_sample_max_over_link_pct"]))

@@ -1,6 +1,7 @@
 """The reference stacks' semantics (simulator/tcp/stacks.py, simulator/tcp/cc/aimd.pyx), each pinned
 by a hand calculation: cwnd after k ACKs in slow start and in congestion avoidance, with ACKs
 covering 1 segment (every packet acknowledged) and 2 segments (delayed ACKs)."""
+import math
 import pytest
 
 from simulator.tcp import stacks
@@ -28,24 +29,33 @@ def test_slow_start_from_10_after_5_acks(counting, covering, expected):
 
 def ca_by_hand(cwnd, k, per_ack):
     for _ in range(k):
-        cwnd += per_ack / cwnd
+        cwnd += per_ack / cwnd if per_ack else math.floor(max(1.0, MSS / cwnd)) / MSS
     return cwnd
+
+
+MSS = 1448.0
 
 
 @pytest.mark.parametrize("counting, covering, per_ack", [
     ("linux", 1, 1), ("linux", 2, 2),            # + acked / cwnd
-    ("ns3", 1, 1), ("ns3", 2, 1),                # + MSS*MSS/cwnd bytes = 1/cwnd packets per ACK
+    ("ns3", 1, 0), ("ns3", 2, 0),                # + MSS*MSS/cwnd bytes per ACK, whole bytes (per_ack 0)
     ("ns2", 1, 1), ("ns2", 2, 1),                # + 1/cwnd per ACK
 ])
 def test_congestion_avoidance_from_20_after_4_acks(counting, covering, per_ack):
     assert after_acks(counting, 20.0, 10.0, 4, covering) == pytest.approx(ca_by_hand(20.0, 4, per_ack))
-    assert after_acks(counting, 20.0, 10.0, 1, covering) == pytest.approx(20.0 + per_ack / 20.0)
+    assert after_acks(counting, 20.0, 10.0, 1, covering) == pytest.approx(ca_by_hand(20.0, 1, per_ack))
+
+
+@pytest.mark.parametrize("cwnd, added_bytes", [(20.0, 72), (300.0, 4), (1000.0, 1), (5000.0, 1)])
+def test_ns3_avoidance_adds_whole_bytes_as_tcp_newreno_does(cwnd, added_bytes):
+    # TcpNewReno::CongestionAvoidance: cwnd += static_cast<uint32_t>(max(1.0, MSS*MSS/cwnd)) bytes
+    assert after_acks("ns3", cwnd, 10.0, 1, 1) == pytest.approx(cwnd + added_bytes / MSS, abs=1e-12)
 
 
 def test_crossing_ssthresh_each_stack_its_own_way():
     # cwnd 9, ssthresh 10, one ACK covering 2 segments
     assert after_acks("linux", 9.0, 10.0, 1, 2) == pytest.approx(10.0 + 1 / 10)   # 1 to SS, 1 to CA
-    assert after_acks("ns3", 9.0, 10.0, 1, 2) == pytest.approx(10.0 + 1 / 10)     # SS +1, rest to CA
+    assert after_acks("ns3", 9.0, 10.0, 1, 2) == pytest.approx(10.0 + 144 / MSS)  # SS +1, rest to CA: 144 bytes
     assert after_acks("ns2", 9.0, 10.0, 1, 2) == pytest.approx(10.0)              # SS +1 only
     # cwnd 9.5: ns-3 and NS-2 overshoot ssthresh by their whole segment, Linux stops at it
     assert after_acks("ns3", 9.5, 10.0, 1, 1) == pytest.approx(10.5)

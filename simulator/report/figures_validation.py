@@ -21,6 +21,7 @@ NOT_RUN = (
     f"The cells are those of `config/studies/{STUDY}.yaml`.")
 NS3_MIN_RTO_MS = 1000.0   # ns-3 3.44 TcpSocketBase attribute MinRto (tcp-socket-base.cc GetTypeId)
 MAX_UTILIZATION = 1448 / 1490   # payload share of a segment without timestamps: no run can exceed it
+RATE_SLACK_PCT = 1.0      # a delivery-rate sample this many percent above the link's payload rate is not rounding
 OVERSHOOT = 1.5           # ours retransmitting this many times ns-3's count marks a bigger slow-start overshoot
 # What each cause is, said once under the list of cells (the list names the cause and its evidence).
 CAUSE_TEXT = {
@@ -36,6 +37,16 @@ CAUSE_TEXT = {
     "overshoot": "Our window overshoots more at the end of slow start. ns-3 adds one segment per ACK in slow start, "
                  "so with its delayed ACKs it grows about 1.5x per RTT, where counting the segments acknowledged "
                  "(RFC 3465, as Linux) doubles it; `python scripts/ns3_cwnd.py` prints both windows for a cell.",
+    "rate sample": "ns-3's BBR measures delivery rates above the link's. Its rate sample (TcpRateLinux, "
+                   "src/internet/model/tcp-rate-ops.cc) is kept across ACKs, and SkbDelivered renews its ACK "
+                   "interval only for a segment sent after more data was delivered than the sample's "
+                   "m_priorDelivered; an ACK whose segments were all sent at that same count keeps the previous "
+                   "ACK's interval while GenerateSample counts the new data, so the rate comes out too high. "
+                   "Linux starts every ACK with a fresh sample (net/ipv4/tcp_input.c tcp_ack, `struct rate_sample "
+                   "rs = { .prior_delivered = 0 }`); the same samples timed that way never exceed the link. BBR's "
+                   "10-round maximum filter keeps the high sample, so ns-3 paces faster than the link drains and its "
+                   "queue grows until the 2-BDP window stops it: a standing queue our side, which takes the sample "
+                   "per ACK, does not build.",
     "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
                 "but was held out of order (behind a segment lost to a timeout) is counted when it is delivered, "
                 "after it; both sides count this way, so the excess is ns-3's backlog, not a faster link.",
@@ -64,6 +75,18 @@ def ns3_timed_out_more(row) -> str:
             f"{number_format.num(row['ours_timeouts'])} [RACK]")
 
 
+def ns3_rate_above_link(row) -> str:
+    """ns-3's BBR measured more than the link carries (beyond RATE_SLACK), where the same samples taken per ACK
+    as Linux does stay within it, and ns-3's queue is the longer (its RTT above ours) or its link the busier."""
+    over = row.get("ns3_rate_sample_max_over_link_pct", float("nan"))
+    linux = row.get("ns3_rate_sample_linux_max_over_link_pct", float("nan"))
+    if (row["algorithm"] != "bbr" or not over > 100 + RATE_SLACK_PCT or not linux <= 100 + RATE_SLACK_PCT
+            or not (row["d_mean_rtt_pct"] < -100 * RTT_REL or row["d_utilization_pp"] < -UTILIZATION_PP)):
+        return ""
+    return (f"ns-3's BBR took a delivery-rate sample {number_format.num(over - 100, 2)}% above what the link "
+            f"carries; timed per ACK as Linux does, its largest is {number_format.num(linux, 2)}% of it [rate sample]")
+
+
 def plural(n, noun) -> str:
     return f"{number_format.num(n)} {noun}{'' if n == 1 else 's'}"
 
@@ -76,7 +99,7 @@ def our_overshoot(row) -> str:
 
 
 # each reads the evidence in a cell's row: its sentence naming the cause, or "" when it is not the cell's
-CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot)
+CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot, ns3_rate_above_link)
 FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
                  "flows": "flows", "loss_fwd_pct": "loss (%)"}
 

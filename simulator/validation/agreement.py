@@ -19,6 +19,10 @@ import pandas as pd
 METRICS = ("utilization_warm", "mean_rtt_ms", "jain", "retransmissions", "timeouts")
 # ns-3's RTT samples against the largest RTT its path allows (simulator/validation/ns3_dumbbell.py)
 RTT_CHECKS = ("path_rtt_max_ms", "rtt_sample_max_ms", "rtt_samples_over_path_pct")
+# ns-3 BBR's largest delivery-rate sample over the link's payload rate, as ns-3 takes it and as Linux would
+# (simulator/validation/ns3_dumbbell.py); absent (NaN) for the other algorithms
+RATE_CHECKS = ("rate_sample_max_over_link_pct", "rate_sample_linux_max_over_link_pct")
+NS3_CHECKS = RTT_CHECKS + RATE_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
 UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage points
 RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
@@ -31,20 +35,20 @@ def read_runs(files) -> pd.DataFrame:
         r = json.loads(Path(f).read_text())
         row = {"cell": r["cell"], "seed": r["seed"], "side": r["side"], "notes": r["notes"]}
         row.update({k: r["params"].get(k, 0.0 if k == "loss_fwd_pct" else None) for k in FACTORS})
-        row.update({k: r.get("metrics", {}).get(k, float("nan")) for k in METRICS + RTT_CHECKS})
+        row.update({k: r.get("metrics", {}).get(k, float("nan")) for k in METRICS + NS3_CHECKS})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def agreement_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: ours_<metric>, ns3_<metric> (means over seeds; ns-3's RTT_CHECKS too), the differences (utilization in
+    """Per cell: ours_<metric>, ns3_<metric> (means over seeds; ns-3's NS3_CHECKS too), the differences (utilization in
     percentage points, mean RTT relative to ns-3, Jain and retransmissions as ours - ns-3), `agrees`
     (True/False; empty where a side's run is missing)."""
     keys = ["cell", *FACTORS]
     sides = {}
     for side in ("ours", "ns3"):
         part = runs[runs["side"] == side]
-        shown = list(METRICS + RTT_CHECKS) if side == "ns3" else list(METRICS)
+        shown = list(METRICS + NS3_CHECKS) if side == "ns3" else list(METRICS)
         means = part.groupby(keys, sort=False, dropna=False)[shown].mean()
         sides[side] = means.add_prefix(f"{side}_")
     t = sides["ns3"].join(sides["ours"], how="outer").reset_index()

@@ -18,7 +18,17 @@ summarize):
   TcpSocketBase::SendDataPacket for a retransmission) and all data segments sent (trace "Tx",
   segments with payload), over the whole run;
 - timeouts: retransmission timeouts (trace "CongState" entering CA_LOSS, which only
-  TcpSocketBase::ReTxTimeout sets), over the whole run.
+  TcpSocketBase::ReTxTimeout sets), over the whole run;
+- BBR only, rate_sample_max_over_link_pct: the largest delivery-rate sample any flow's BBR got
+  after warm-up (TcpRateLinux::GenerateSample, trace "TcpRateSampleUpdated" of the socket's rate
+  ops), in percent of the payload rate the bottleneck can carry (bottleneck_mbps * MSS / WIRE);
+  rate_sample_linux_max_over_link_pct: the same samples with the ACK interval measured at the ACK
+  that takes the sample, as Linux does (net/ipv4/tcp_input.c tcp_ack starts every ACK with a fresh
+  `struct rate_sample rs = { .prior_delivered = 0 }`). ns-3 keeps its sample across ACKs
+  (tcp-rate-ops.h m_rateSample, "continuously updated") and TcpRateLinux::SkbDelivered renews
+  m_ackElapsed only for a segment sent after more data was delivered than the current sample's
+  m_priorDelivered, so an ACK whose segments were all sent at that same delivered count keeps the
+  previous ACK's interval while counting the new data: a rate above the link's.
 
 ns-3 keeps global state (the simulator, node list, defaults), so one process runs one cell
 (simulator/validation/run_cell.py, one workflow job each). The facts
@@ -54,6 +64,42 @@ std::vector<Ptr<PacketSink>> sinks;
 double path_max = 0;                      // the largest RTT the path allows, s
 uint64_t rtt_n = 0, rtt_over = 0;         // RTT samples (trace "LastRTT") and those above path_max
 double rtt_max = 0;
+double warm = 0;                          // the warm-up instant, s
+double rate_max = 0, rate_linux_max = 0;  // BBR's largest delivery-rate samples after warm-up, bit/s
+
+// The socket's rate ops (TcpSocketBase::m_rateOps, protected, no attribute) through the explicit-
+// instantiation rule (an explicit instantiation may name a private member): read-only use.
+template <typename Tag, typename Tag::type M> struct Expose { friend typename Tag::type get(Tag) { return M; } };
+struct RateOpsOf { typedef Ptr<TcpRateOps> TcpSocketBase::*type; friend type get(RateOpsOf); };
+template struct Expose<RateOpsOf, &TcpSocketBase::m_rateOps>;
+
+// A rate-sample trace fires in SkbDelivered (when it renews the sample) and last in GenerateSample,
+// all at the ACK's instant: the last one at an instant is the sample BBR gets.
+struct Pending { bool set = false; double t = 0, delivered = 0, interval = 0, send = 0, prior = 0; bool app = false; };
+std::vector<Pending> pending;
+void Commit(Pending& p)
+{
+  if (!p.set || p.t < warm || p.interval <= 0 || p.delivered <= 0 || p.app) { p.set = false; return; }
+  rate_max = std::max(rate_max, p.delivered * 8 / p.interval);
+  rate_linux_max = std::max(rate_linux_max, p.delivered * 8 / std::max(p.send, p.t - p.prior));
+  p.set = false;
+}
+void OnRateSample(uint32_t i, const TcpRateOps::TcpRateSample& s)
+{
+  double t = Simulator::Now().GetSeconds();
+  if (pending[i].set && pending[i].t != t) Commit(pending[i]);
+  pending[i] = Pending{true, t, (double)s.m_delivered, s.m_interval.GetSeconds(), s.m_sendElapsed.GetSeconds(),
+                       s.m_priorTime.GetSeconds(), s.m_isAppLimited};
+}
+void ConnectRate(uint32_t i, uint32_t node)
+{
+  ObjectVectorValue list;
+  NodeList::GetNode(node)->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", list);
+  Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(list.Get(0));
+  Ptr<TcpRateOps> ops = PeekPointer(sock)->*get(RateOpsOf());
+  ops->TraceConnectWithoutContext("TcpRateSampleUpdated", MakeBoundCallback(&OnRateSample, i));
+}
+void Finish() { for (auto& p : pending) Commit(p); }
 
 void OnRtt(uint32_t i, Time, Time now) { srtt[i] = now.GetSeconds(); }
 void OnSample(Time, Time now)
@@ -87,13 +133,18 @@ void Sample(double interval, double warmup)
 }
 
 void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, double interval,
-           double warmup, std::vector<Ptr<PacketSink>> flow_sinks, double path_max_s)
+           double warmup, std::vector<Ptr<PacketSink>> flow_sinks, double path_max_s, bool rate_samples)
 {
   srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0); timeouts.assign(flows, 0);
+  pending.assign(flows, Pending{});
   path_max = path_max_s;
+  warm = warmup;
   sinks = flow_sinks;
-  for (uint32_t i = 0; i < flows; i++)      // each socket exists once its application has started
+  for (uint32_t i = 0; i < flows; i++) {    // each socket exists once its application has started
     Simulator::Schedule(Seconds(i * start_interval) + NanoSeconds(1), &Connect, i, nodes[i]);
+    if (rate_samples)
+      Simulator::Schedule(Seconds(i * start_interval) + NanoSeconds(1), &ConnectRate, i, nodes[i]);
+  }
   Simulator::Schedule(Seconds(interval), &Sample, interval, warmup);
 }
 }
@@ -188,6 +239,11 @@ def metrics(p, probe, sinks):
     """The dumbbell's metrics from the probe's counters and the sinks (module docstring)."""
     from simulator.scenarios.dumbbell import jain
 
+    probe.Finish()
+    link_payload_bps = p["bottleneck_mbps"] * 1e6 * MSS / WIRE
+    rates = ({"rate_sample_max_over_link_pct": 100 * float(probe.rate_max) / link_payload_bps,
+              "rate_sample_linux_max_over_link_pct": 100 * float(probe.rate_linux_max) / link_payload_bps}
+             if p["algorithm"] == "bbr" else {})
     duration, warmup = float(p["duration"]), float(p["warmup"])
     total = [float(s.GetTotalRx()) for s in sinks]
     warm_bytes = sum(total) - sum(float(b) for b in probe.rx_at_warmup)
@@ -204,6 +260,7 @@ def metrics(p, probe, sinks):
         "path_rtt_max_ms": 1e3 * float(probe.path_max),
         "rtt_sample_max_ms": 1e3 * float(probe.rtt_max),
         "rtt_samples_over_path_pct": 100.0 * int(probe.rtt_over) / max(1, int(probe.rtt_n)),
+        **rates,
     }
 
 
@@ -228,7 +285,7 @@ def run(p, seed, buffer_pkts, loss_pct):
     nodes = ns.cppyy.gbl.std.vector["uint32_t"]([senders.Get(i).GetId() for i in range(int(p["flows"]))])
     sink_vec = ns.cppyy.gbl.std.vector[ns.Ptr[ns.PacketSink]](sinks)
     probe.Watch(int(p["flows"]), float(p["start_interval"]), nodes, float(p["sample_interval"]),
-                float(p["warmup"]), sink_vec, path_rtt_max(p, buffer_pkts))
+                float(p["warmup"]), sink_vec, path_rtt_max(p, buffer_pkts), p["algorithm"] == "bbr")
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
     out = metrics(p, probe, sinks)
