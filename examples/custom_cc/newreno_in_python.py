@@ -8,6 +8,8 @@ without SACK), as for the built-in. Name it in a study:
     algorithms:
       mynewreno: examples/custom_cc/newreno_in_python.py:NewRenoInPython
 """
+import math
+
 from simulator.tcp.cc.base import CongestionControl
 
 
@@ -26,12 +28,12 @@ class NewRenoInPython(CongestionControl):
             return
         if self.counting == "ns2":         # NS-2 opencwnd: one step per ACK, whatever it covers
             s.cwnd += 1.0 if s.cwnd < s.ssthresh else 1.0 / s.cwnd
-        elif self.counting == "ns3":       # ns-3 TcpNewReno: +1 per ACK in slow start, then +1/cwnd
-            if s.cwnd < s.ssthresh:
+        elif self.counting == "ns3":       # ns-3 TcpNewReno: +1 per ACK in slow start, then
+            if s.cwnd < s.ssthresh:        # MSS*MSS/cwnd bytes per ACK, truncated to whole bytes
                 s.cwnd += 1.0
                 acked -= 1
             if s.cwnd >= s.ssthresh and acked > 0:
-                s.cwnd += 1.0 / s.cwnd
+                s.cwnd += math.floor(max(1.0, s.mss / s.cwnd) + 1e-9) / s.mss
         else:                              # Linux: RFC 3465 byte counting
             if s.cwnd < s.ssthresh:
                 grown = min(s.cwnd + acked, max(s.ssthresh, s.cwnd))
