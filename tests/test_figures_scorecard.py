@@ -161,7 +161,7 @@ def test_show_mm1_outside_lists_numbers_not_inside_in_a_readable_table(card, sho
     view = ch.tables["mm1_outside_as_published.csv"]
     assert view.columns.tolist() == ["published number", "setting", "metric", "paper", "ours (mean)", "95% CI",
                                      "per-run range", "seeds", "verdict"]
-    assert view.iloc[0].tolist() == ["Table V lambda=5 reno", "as_published", "throughput", "10", "14", "13 – 15",
+    assert view.iloc[0].tolist() == ["Table V lambda=5 reno", "as_published", "throughput (packets/s)", "10", "14", "13 – 15",
                                      "12 – 16", 10, "disagrees"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import number_format
+from simulator.report import claim_words, number_format
 from simulator.report.html_view import BADGE, NOTE_STYLE
 from simulator.safe_yaml import load_own
 
@@ -44,7 +44,8 @@ def _ours(r) -> str:
     lower = 0.0 if r["ours_mean"] >= 0 else None
     shown = (number_format.num(r["ours_mean"], 4) if pd.isna(r.get("ci_low")) else
              number_format.mean_ci(r["ours_mean"], r["ci_low"], r["ci_high"], 4, lower))
-    return f"{shown}<br><small>{html.escape(str(r.get('metric', '')))}, {int(r['n_seeds'])} seeds</small>"
+    what = claim_words.metric(r.get("metric"))
+    return f"{shown}<br><small>{html.escape(what)}{', ' if what else ''}{int(r['n_seeds'])} seeds</small>"
 
 
 def _verdict(r) -> str:
@@ -70,6 +71,6 @@ def claims_html(rows: pd.DataFrame) -> str:
         for i, (_, r) in enumerate(group.iterrows()):
             first = (f"<td rowspan='{len(group)}'><b>{cid}</b> {html.escape(str(r['the paper says']))}</td>"
                      if i == 0 else "")
-            body.append(f"<tr>{first}<td>{html.escape(str(r['variant']))}</td><td>{_verdict(r)}</td>"
+            body.append(f"<tr>{first}<td>{html.escape(claim_words.setting(r['variant']))}</td><td>{_verdict(r)}</td>"
                         f"<td>{_ours(r)}</td><td>{_why(r)}</td></tr>")
     return f"<table class='repro claims'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"

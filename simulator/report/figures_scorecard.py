@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter, claim_reasons, claims_view, headline
+from simulator.report import chapter, claim_reasons, claim_words, claims_view, headline
 from simulator.report import style
 from simulator.report.html_view import fmt
 from simulator.report.scorecard_qtcol import TOLERANCES, tolerance_text
@@ -70,7 +70,8 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     """Published numbers as a reader's table: the item, the paper's number, our mean with its 95% CI
     (and per-run range), the seeds and the verdict."""
     view = pd.DataFrame({
-        "published number": frame["item"], "setting": frame["variant"], "metric": frame["metric"],
+        "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
+        "metric": frame["metric"].map(claim_words.metric),
         "paper": frame["paper_value"].map(fmt), "ours (mean)": frame["ours_mean"].map(fmt),
         "95% CI": [interval(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]})
     if run_range:
