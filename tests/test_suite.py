@@ -100,3 +100,12 @@ def test_chapter_not_run_form(tmp_path):
     text = nb.read_text()
     assert suite_chapter.RUN_COMMAND in text
     assert "Traceback" not in text and "Error" not in text
+
+
+def test_a_buffer_grid_in_packets_gives_one_ranking_per_point():
+    """suite_buffer and suite_rtt_fairness grid buffer_pkts (the draft's buffers): each value its own point."""
+    from simulator.report.suite_rank import study_rows
+
+    table = pd.DataFrame([{"algorithm": a, "buffer_pkts": b, "flows": 9, "metric": "plr", "mean": 0.01, "sd": 0.001, "n": 5}
+                          for a in ("reno", "cubic") for b in (83, 833)])
+    assert sorted(set(study_rows(table, None)["point"])) == ["buffer_pkts=83", "buffer_pkts=833"]

@@ -58,7 +58,7 @@ def rank(rows: pd.DataFrame, better: str) -> pd.DataFrame:
 
 
 def point_label(row, grid_keys) -> str:
-    """'buffer_bdp=0.5' for a point with grid keys besides the algorithm; '' otherwise."""
+    """'buffer_bdp=0.5' (or 'buffer_pkts=83') for a point with grid keys besides the algorithm; '' otherwise."""
     return ", ".join(f"{k}={row[k]:g}" if isinstance(row[k], float) else f"{k}={row[k]}" for k in grid_keys)
 
 
@@ -98,7 +98,7 @@ def share_rows(traces: pd.DataFrame) -> pd.DataFrame:
 def study_rows(table: pd.DataFrame, traces: pd.DataFrame | None) -> pd.DataFrame:
     """Long rows (point, algorithm, metric, mean, sd, n, ci_low, ci_high) of one suite study: its
     table's ranked metrics plus those read from its traces."""
-    grid_keys = [k for k in ("buffer_bdp",) if k in table and table[k].nunique() > 1]
+    grid_keys = [k for k in ("buffer_bdp", "buffer_pkts") if k in table and table[k].nunique() > 1]
     rows = table[table["metric"].isin(METRICS)].copy()
     if "flows" in rows and (rows["flows"] == 1).all():
         rows = rows[rows["metric"] != "jain"]           # one flow: nothing to be fair between
