@@ -13,7 +13,7 @@ from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
 STUDY = "validation_ns3"
 NOT_RUN = (
     "**Not run in this build.** This comparison needs ns-3, which the default run does not install. "
-    "To run it (about 25 minutes on 2 cores, most of it two ns-3 BBR cells at 100 Mbit/s; 0.7 GB of "
+    "To run it (about 12 minutes on 2 cores, most of it ns-3's BBR cells at 100 Mbit/s; 0.7 GB of "
     "memory per ns-3 process):\n\n"
     "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
     ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
