@@ -102,11 +102,13 @@ def ns3_rate_above_link(row) -> str:
 
 def ns3_vegas_handshake_base(row) -> str:
     """ns-3's srtt, Vegas's RTT input, went below every data segment's RTT sample: its base RTT is the
-    handshake's, and ns-3 left slow start with a window far below the BDP and carried less."""
+    handshake's, and ns-3 left slow start with a window far below the BDP and carried less; only in cells
+    where neither side retransmitted (with losses, the windows were not traced to this)."""
     hs, smin = row.get("ns3_handshake_rtt_ms", float("nan")), row.get("ns3_srtt_min_ms", float("nan"))
     data, exit_pkts = row.get("ns3_data_rtt_min_ms", float("nan")), row.get("ns3_ss_exit_ssthresh_pkts", float("nan"))
-    if row["algorithm"] != "vegas" or not row["d_utilization_pp"] > UTILIZATION_PP or not smin < data:
-        return ""
+    if (row["algorithm"] != "vegas" or not row["d_utilization_pp"] > UTILIZATION_PP or not smin < data
+            or row["ns3_retransmissions"] or row["ours_retransmissions"]):
+        return ""     # only where no loss moved either window: Vegas's rules alone set them
     text = (f"ns-3's smoothed RTT, the input of its Vegas, reached {number_format.num(smin, 5)} ms (its handshake's "
             f"sample: {number_format.num(hs, 5)} ms) while no data segment's RTT was below "
             f"{number_format.num(data, 5)} ms")
