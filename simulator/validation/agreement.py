@@ -22,7 +22,11 @@ RTT_CHECKS = ("path_rtt_max_ms", "rtt_sample_max_ms", "rtt_samples_over_path_pct
 # ns-3 BBR's largest delivery-rate sample over the link's payload rate, as ns-3 takes it and as Linux would
 # (simulator/validation/ns3_dumbbell.py); absent (NaN) for the other algorithms
 RATE_CHECKS = ("rate_sample_max_over_link_pct", "rate_sample_linux_max_over_link_pct")
-NS3_CHECKS = RTT_CHECKS + RATE_CHECKS
+# ns-3's RTT input to the congestion control: the handshake's sample that seeds srtt, srtt's minimum, the
+# smallest data-segment RTT, and flow 0 leaving slow start (simulator/validation/ns3_dumbbell.py); absent (NaN)
+# in records made before they were recorded
+START_CHECKS = ("handshake_rtt_ms", "srtt_min_ms", "data_rtt_min_ms", "ss_exit_ssthresh_pkts", "ss_exit_s")
+NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
 UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage points
 RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT

@@ -19,6 +19,13 @@ summarize):
   segments with payload), over the whole run;
 - timeouts: retransmission timeouts (trace "CongState" entering CA_LOSS, which only
   TcpSocketBase::ReTxTimeout sets), over the whole run;
+- handshake_rtt_ms, srtt_min_ms, data_rtt_min_ms: the smallest first srtt of any flow (set by the
+  SYN/SYN-ACK exchange, TcpSocketBase::EstimateRtt, before any data), the smallest srtt any flow had
+  (trace "RTT"; the congestion control's RTT input, TcpSocketBase passes m_tcb->m_srtt to PktsAcked)
+  and the smallest RTT sample of a data segment (trace "LastRTT" after the handshake's instant):
+  srtt_min_ms below data_rtt_min_ms means the handshake's sample set a base RTT no data can see;
+  ss_exit_ssthresh_pkts and ss_exit_s: flow 0's ssthresh and time when it first fell (leaving slow
+  start);
 - BBR only, rate_sample_max_over_link_pct: the largest delivery-rate sample any flow's BBR got
   after warm-up (TcpRateLinux::GenerateSample, trace "TcpRateSampleUpdated" of the socket's rate
   ops), in percent of the payload rate the bottleneck can carry (bottleneck_mbps * MSS / WIRE);
@@ -66,6 +73,10 @@ uint64_t rtt_n = 0, rtt_over = 0;         // RTT samples (trace "LastRTT") and t
 double rtt_max = 0;
 double warm = 0;                          // the warm-up instant, s
 double rate_max = 0, rate_linux_max = 0;  // BBR's largest delivery-rate samples after warm-up, bit/s
+// Where the RTT input of the congestion control starts (module docstring: handshake_rtt_ms ...)
+std::vector<double> first_srtt_t;         // per flow: when its srtt was first set (the handshake), s (-1: not yet)
+double handshake_rtt = 0, srtt_min = 0, data_rtt_min = 0;   // s (0: none)
+double ss_exit_ssthresh = 0, ss_exit_t = -1;                 // flow 0 leaving slow start: ssthresh (bytes), s
 
 // The socket's rate ops (TcpSocketBase::m_rateOps, protected, no attribute) through the explicit-
 // instantiation rule (an explicit instantiation may name a private member): read-only use.
@@ -101,7 +112,24 @@ void ConnectRate(uint32_t i, uint32_t node)
 }
 void Finish() { for (auto& p : pending) Commit(p); }
 
-void OnRtt(uint32_t i, Time, Time now) { srtt[i] = now.GetSeconds(); }
+void OnRtt(uint32_t i, Time, Time now)
+{
+  double r = now.GetSeconds();
+  srtt[i] = r;
+  if (first_srtt_t[i] < 0) {              // the SYN/SYN-ACK sample (TcpSocketBase::EstimateRtt) seeds srtt
+    first_srtt_t[i] = Simulator::Now().GetSeconds();
+    if (handshake_rtt == 0 || r < handshake_rtt) handshake_rtt = r;
+  }
+  if (srtt_min == 0 || r < srtt_min) srtt_min = r;
+}
+void OnDataRtt(uint32_t i, Time, Time now)
+{   // a data segment's RTT sample: any LastRTT after the handshake's instant
+  if (first_srtt_t[i] < 0 || Simulator::Now().GetSeconds() <= first_srtt_t[i]) return;
+  double r = now.GetSeconds();
+  if (data_rtt_min == 0 || r < data_rtt_min) data_rtt_min = r;
+}
+void OnSsThresh(uint32_t i, uint32_t old, uint32_t now)
+{ if (i == 0 && ss_exit_t < 0 && now < old && now < 0x7fffffffu) { ss_exit_ssthresh = now; ss_exit_t = Simulator::Now().GetSeconds(); } }
 void OnSample(Time, Time now)
 { double r = now.GetSeconds(); rtt_n++; if (r > path_max) rtt_over++; if (r > rtt_max) rtt_max = r; }
 void OnTx(uint32_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
@@ -119,6 +147,8 @@ void Connect(uint32_t i, uint32_t node)
   Config::ConnectWithoutContext(base + "Retransmission", MakeBoundCallback(&OnRetx, i));
   Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&OnSample));
   Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, i));
+  Config::ConnectWithoutContext(base + "LastRTT", MakeBoundCallback(&OnDataRtt, i));
+  Config::ConnectWithoutContext(base + "SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
 }
 
 void Sample(double interval, double warmup)
@@ -137,6 +167,7 @@ void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, d
 {
   srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0); timeouts.assign(flows, 0);
   pending.assign(flows, Pending{});
+  first_srtt_t.assign(flows, -1.0);
   path_max = path_max_s;
   warm = warmup;
   sinks = flow_sinks;
@@ -260,6 +291,11 @@ def metrics(p, probe, sinks):
         "path_rtt_max_ms": 1e3 * float(probe.path_max),
         "rtt_sample_max_ms": 1e3 * float(probe.rtt_max),
         "rtt_samples_over_path_pct": 100.0 * int(probe.rtt_over) / max(1, int(probe.rtt_n)),
+        "handshake_rtt_ms": 1e3 * float(probe.handshake_rtt) if probe.handshake_rtt else float("nan"),
+        "srtt_min_ms": 1e3 * float(probe.srtt_min) if probe.srtt_min else float("nan"),
+        "data_rtt_min_ms": 1e3 * float(probe.data_rtt_min) if probe.data_rtt_min else float("nan"),
+        "ss_exit_ssthresh_pkts": float(probe.ss_exit_ssthresh) / MSS if probe.ss_exit_t >= 0 else float("nan"),
+        "ss_exit_s": float(probe.ss_exit_t) if probe.ss_exit_t >= 0 else float("nan"),
         **rates,
     }
 
