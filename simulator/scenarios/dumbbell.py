@@ -119,10 +119,35 @@ def params_with_defaults(params):
     if p["capacity_schedule"] is not None and p["change"] != "static":
         raise ValueError(f"capacity_schedule and change: {p['change']} both set the bottleneck's schedule; "
                          "give one of them (change: static with a capacity_schedule)")
+    check_access_faster(p)
     if not catalogue.algorithm(p["algorithm"]).runs_on(stack(p, "")):
         raise ValueError(f"algorithm {p['algorithm']!r} needs the SACK sender's rate samples and pacing; "
                          f"sack: false leaves only cumulative ACKs; allowed: sack: true, or another algorithm")
     return p
+
+
+def format_number(x) -> str:
+    return f"{x:g}"
+
+
+def fastest_rate_mbps(p) -> float:
+    """The bottleneck's fastest rate over the run, Mbit/s (a fluctuating rate is clamped at 2x its mean)."""
+    if p["change"] == "fluctuating":
+        return 2.0 * p["bottleneck_mbps"]
+    return max([p["bottleneck_mbps"]] + [v / 1e6 for _, what, v in schedule(p) if what == "rate"])
+
+
+def check_access_faster(p) -> None:
+    """The access links are meant never to drop (their buffers are unbounded), which holds only if
+    together they can send faster than the bottleneck: otherwise the standing queue builds in a
+    sender's access link without limit instead of in the bottleneck's buffer."""
+    access, fastest = int(p["flows"]) * p["access_gbps"] * 1e3, fastest_rate_mbps(p)
+    if access <= fastest:
+        raise ValueError(
+            f"access_gbps: {format_number(p['access_gbps'])} Gbit/s for {p['flows']} flow(s) is no faster than the "
+            f"bottleneck's {format_number(fastest)} Mbit/s; the access links have unbounded buffers (they never drop), "
+            f"so the queue would build there without limit; allowed: flows x access_gbps x 1000 > "
+            f"{format_number(fastest)} (e.g. access_gbps: {format_number(10 * fastest / 1e3)})")
 
 
 def run(p, key):
