@@ -154,11 +154,12 @@ def test_a_bdp_multiple_is_the_paths_except_on_the_qtcolfair_authors_path():
 
 
 def test_access_links_no_faster_than_the_bottleneck_are_refused(tmp_path):
-    # unbounded access buffers: one 100 Mbit/s flow into a 100 Mbit/s bottleneck would queue in its access link
-    with pytest.raises(StudyError, match=r"access_gbps: 0.1 Gbit/s for 1 flow\(s\) is no faster than the bottleneck's "
-                                         r"100 Mbit/s.*allowed: flows x access_gbps x 1000 > 100"):
-        load_study(write(tmp_path, "dumbbell", {"flows": 1, "access_gbps": 0.1, "bottleneck_mbps": 100}))
+    # unbounded access buffers: a flow sending alone at the bottleneck's rate would queue in its access link
+    for flows in (1, 9):
+        with pytest.raises(StudyError, match=r"access_gbps: 0.1 Gbit/s is no faster than the bottleneck's "
+                                             r"100 Mbit/s.*allowed: access_gbps x 1000 > 100"):
+            load_study(write(tmp_path, "dumbbell", {"flows": flows, "access_gbps": 0.1, "bottleneck_mbps": 100}))
     with pytest.raises(StudyError, match="bottleneck's 500 Mbit/s"):      # its schedule's fastest rate counts
         load_study(write(tmp_path, "dumbbell", {"flows": 1, "access_gbps": 0.4, "bottleneck_mbps": 100,
                                                 "change": "bandwidth"}))
-    load_study(write(tmp_path, "dumbbell", {"flows": 2, "access_gbps": 0.1, "bottleneck_mbps": 100}))
+    load_study(write(tmp_path, "dumbbell", {"flows": 1, "access_gbps": 0.2, "bottleneck_mbps": 100}))

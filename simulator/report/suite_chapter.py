@@ -58,7 +58,7 @@ def winners(rankings: pd.DataFrame) -> pd.DataFrame:
 def scenario_table(rankings: pd.DataFrame, study: str) -> pd.DataFrame:
     """Rows: algorithm (and point); one column per metric with 'mean [CI] (rank)'."""
     d = rankings[rankings["study"] == study].copy()
-    d["cell"] = [f"{number_format.mean_ci(m, lo, hi, 3, None)} (#{int(r)})"
+    d["cell"] = [f"{number_format.mean_ci(m, lo, hi, 3)} (#{int(r)})"   # every ranked metric is >= 0
                  for m, lo, hi, r in zip(d["mean"], d["ci_low"], d["ci_high"], d["rank"])]
     index = ["point", "algorithm"] if (d["point"] != "").any() else ["algorithm"]
     wide = d.pivot_table(index=index, columns="metric", values="cell", aggfunc="first")

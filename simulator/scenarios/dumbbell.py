@@ -139,15 +139,16 @@ def fastest_rate_mbps(p) -> float:
 
 def check_access_faster(p) -> None:
     """The access links are meant never to drop (their buffers are unbounded), which holds only if
-    together they can send faster than the bottleneck: otherwise the standing queue builds in a
-    sender's access link without limit instead of in the bottleneck's buffer."""
-    access, fastest = int(p["flows"]) * p["access_gbps"] * 1e3, fastest_rate_mbps(p)
+    each is faster than the bottleneck: otherwise a flow that sends alone (staggered starts, the
+    others backing off) builds its standing queue in its own access link, without limit, instead
+    of in the bottleneck's buffer."""
+    access, fastest = p["access_gbps"] * 1e3, fastest_rate_mbps(p)
     if access <= fastest:
         raise ValueError(
-            f"access_gbps: {format_number(p['access_gbps'])} Gbit/s for {p['flows']} flow(s) is no faster than the "
-            f"bottleneck's {format_number(fastest)} Mbit/s; the access links have unbounded buffers (they never drop), "
-            f"so the queue would build there without limit; allowed: flows x access_gbps x 1000 > "
-            f"{format_number(fastest)} (e.g. access_gbps: {format_number(10 * fastest / 1e3)})")
+            f"access_gbps: {format_number(p['access_gbps'])} Gbit/s is no faster than the bottleneck's "
+            f"{format_number(fastest)} Mbit/s; the access links have unbounded buffers (they never drop), so a "
+            f"flow's queue would build there without limit; allowed: access_gbps x 1000 > {format_number(fastest)} "
+            f"(e.g. access_gbps: {format_number(10 * fastest / 1e3)})")
 
 
 def run(p, key):
