@@ -2,6 +2,8 @@
 window, not the run's length): a sender that grows it behaves exactly like one that never has to."""
 import random
 
+import pytest
+
 from simulator.tcp.cc.aimd import RenoGrowth
 from simulator.tcp.rto import RtoEstimator
 from simulator.tcp.sack_receiver import SackReceiver
@@ -36,3 +38,19 @@ def test_a_scoreboard_that_grows_from_16_entries_decides_exactly_like_a_full_one
                                                        # scoreboard grew while holding them
     assert full[-1][5] > 5                             # and retransmissions
     assert grown == full
+
+
+def test_the_receivers_bitmap_grows_past_a_long_hole_and_keeps_every_packet():
+    rcv = SackReceiver(1, 0.0)                         # starts with 1024 entries
+    for seq in range(1, 5001):                         # packet 0 missing: 5000 above the hole
+        assert rcv.receive(seq) and rcv.ack_sack == seq
+    assert rcv.receive(4000) and rcv.duplicates == 1   # a duplicate far above the hole is one
+    rcv.receive(0)                                     # the hole fills: everything is in order
+    assert rcv.rcv_nxt == 5001 and rcv.unique == 5001
+
+
+def test_the_receivers_window_cap_still_bounds_it():
+    rcv = SackReceiver(1, 0.0, window_cap=2048)
+    rcv.receive(2047)
+    with pytest.raises(OverflowError, match="beyond the receive window of 2048 packets"):
+        rcv.receive(2048)

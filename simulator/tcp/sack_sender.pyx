@@ -42,7 +42,7 @@ cdef long long BULK = 1LL << 62
 
 cdef class SackSender:
     def __cinit__(self, CongestionControl cc, RtoEstimator rto, double init_cwnd=10.0,
-                  double mss=1448.0, long long window_cap=1 << 17, bint bulk=True,
+                  double mss=1448.0, long long window_cap=1 << 22, bint bulk=True,
                   long long initial_entries=1024):
         self.max_cap = 1
         while self.max_cap < window_cap:
