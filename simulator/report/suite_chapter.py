@@ -28,7 +28,7 @@ SCENARIOS = {
 def not_run() -> str:
     """The chapter's text when no ranking exists (the suite is its own target, not the default run)."""
     return (f"*The suite has not run in this build: it is a separate target. Run `{RUN_COMMAND}` "
-            "(about 4 minutes of simulation on two cores, plus the book) and this chapter fills in; `suite.algorithms` in "
+            "(about a minute of simulation on two cores, 63 s measured, plus the book) and this chapter fills in; `suite.algorithms` in "
             "`config/config.yaml` lists the algorithms it compares.*")
 
 
