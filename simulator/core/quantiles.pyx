@@ -10,6 +10,17 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset
 
 
+cdef Py_ssize_t kth_bin(long long* counts, Py_ssize_t n_bins, long long k) noexcept:
+    """The bin holding the k-th smallest (0-based) of the counted values (the last bin if k is past them)."""
+    cdef Py_ssize_t i
+    cdef long long seen = 0
+    for i in range(n_bins):
+        seen += counts[i]
+        if seen > k:
+            return i
+    return n_bins - 1
+
+
 cdef class LogHistogram:
     def __cinit__(self, double lo=1e-6, double hi=1e4, double rel_error=1e-3):
         if not (0 < lo < hi) or not (0 < rel_error < 0.5):
@@ -42,13 +53,7 @@ cdef class LogHistogram:
 
     cdef double _kth(self, long long k) noexcept:
         """The k-th smallest value (0-based), as its bin's centre."""
-        cdef Py_ssize_t i
-        cdef long long seen = 0
-        for i in range(self.n_bins):
-            seen += self.counts[i]
-            if seen > k:
-                return self._centre(i)
-        return self._centre(self.n_bins - 1)
+        return self._centre(kth_bin(self.counts, self.n_bins, k))
 
     def median(self):
         """Median of the values added (nan if none), within rel_error of the exact one."""
@@ -90,13 +95,7 @@ cdef class IntHistogram:
         return 0
 
     cdef long long _kth(self, long long k) noexcept:
-        cdef Py_ssize_t i
-        cdef long long seen = 0
-        for i in range(self.cap):
-            seen += self.counts[i]
-            if seen > k:
-                return i
-        return self.cap - 1
+        return kth_bin(self.counts, self.cap, k)
 
     def median(self):
         """Exact median of the values added (nan if none)."""

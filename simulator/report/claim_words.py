@@ -48,8 +48,7 @@ METRICS = {
 # the NS-2 queue disciplines
 TERMS = {"eth_wifi": "Ethernet-Wi-Fi", "wifi_wifi": "Wi-Fi-Wi-Fi", "none": "no background",
          "fq": "fair queueing", "droptail": "DropTail"}
-SETTINGS = {"ns3_scenario": "the paper's ns-3 scenario", "sim": "our model of the testbed",
-            "as_published": "as_published", "standard": "standard"}
+SETTINGS = {"ns3_scenario": "the paper's ns-3 scenario", "sim": "our model of the testbed"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 

@@ -126,10 +126,6 @@ def params_with_defaults(params):
     return p
 
 
-def format_number(x) -> str:
-    return f"{x:g}"
-
-
 def fastest_rate_mbps(p) -> float:
     """The bottleneck's fastest rate over the run, Mbit/s (a fluctuating rate is clamped at 2x its mean)."""
     if p["change"] == "fluctuating":
@@ -145,10 +141,9 @@ def check_access_faster(p) -> None:
     access, fastest = p["access_gbps"] * 1e3, fastest_rate_mbps(p)
     if access <= fastest:
         raise ValueError(
-            f"access_gbps: {format_number(p['access_gbps'])} Gbit/s is no faster than the bottleneck's "
-            f"{format_number(fastest)} Mbit/s; the access links have unbounded buffers (they never drop), so a "
-            f"flow's queue would build there without limit; allowed: access_gbps x 1000 > {format_number(fastest)} "
-            f"(e.g. access_gbps: {format_number(10 * fastest / 1e3)})")
+            f"access_gbps: {p['access_gbps']:g} Gbit/s is no faster than the bottleneck's {fastest:g} Mbit/s; "
+            f"the access links have unbounded buffers (they never drop), so a flow's queue would build there "
+            f"without limit; allowed: access_gbps x 1000 > {fastest:g} (e.g. access_gbps: {fastest / 1e2:g})")
 
 
 def run(p, key):
