@@ -118,3 +118,33 @@ def test_vegas_base_rtt_from_the_handshake_is_named_only_with_its_evidence():
     assert "[handshake]" not in val.explanations(t)
     t["ns3_retransmissions"], t["algorithm"] = 0, "cubic"
     assert "[handshake]" not in val.explanations(t)
+
+
+def seeded(d_util_pp=3.0, p_util=0.4, d_rtt_pct=0.0, p_rtt=0.9):
+    """An outside cell with random loss, five seeds a side, and the p of each bounded difference."""
+    r = row("s", ours_u=0.60 + d_util_pp / 100, ns3_u=0.60, ours_r=50.0 * (1 + d_rtt_pct / 100), ns3_r=50.0)
+    r.update({"loss_fwd_pct": 0.1, "seeds": 5, "ours_n": 5, "ns3_n": 5, "ours_utilization_warm_sd": 0.05,
+              "ns3_utilization_warm_sd": 0.04, "ours_mean_rtt_ms_sd": 1.0, "ns3_mean_rtt_ms_sd": 1.0,
+              "p_utilization": p_util, "p_mean_rtt": p_rtt,
+              "d_utilization_pp": d_util_pp, "d_mean_rtt_pct": d_rtt_pct})
+    return r
+
+
+def test_a_difference_the_seeds_do_not_resolve_is_said_with_both_spreads():
+    text = val.within_seed_spread(seeded())
+    assert text.endswith("[seeds]") and "over 5 seeds" in text and "p = 0.4" in text
+    assert "ours 63% (sd 5)" in text and "ns-3 60% (sd 4)" in text
+
+
+def test_a_significant_difference_or_one_seed_is_not_explained_by_the_seeds():
+    assert val.within_seed_spread(seeded(p_util=0.01)) == ""
+    assert val.within_seed_spread(seeded(p_util=float("nan"))) == ""       # one seed: no test
+    # both bounds broken: each difference must be unresolved, not only one
+    assert val.within_seed_spread(seeded(d_rtt_pct=20.0, p_rtt=0.001)) == ""
+    assert "mean RTT ours" in val.within_seed_spread(seeded(d_rtt_pct=20.0, p_rtt=0.3))
+
+
+def test_the_seeds_text_says_which_cells_ran_more_seeds():
+    t = pd.DataFrame([row("a"), seeded()])
+    assert val.seeds_text(t) == "one seed without random loss, mean over 5 seeds with it"
+    assert val.seeds_text(t.iloc[:1]) == "one seed"

@@ -70,3 +70,16 @@ def test_the_command_writes_the_table_and_prints_the_counts(tmp_path, capsys):
     assert agreement.main(["--runs", *files, "--out", str(out)]) == 0
     assert json.loads(capsys.readouterr().out)["inside"] == 1
     assert pd.read_csv(out)["agrees"].tolist() == [True]
+
+
+def test_the_p_of_each_bounded_difference_follows_the_books_rule(tmp_path):
+    ours, ns3 = (0.60, 0.70, 0.65, 0.62, 0.68), (0.62, 0.66, 0.71, 0.64, 0.69)
+    files = [write_run(tmp_path, "a", "ours", seed=s, utilization_warm=u) for s, u in enumerate(ours, 1)]
+    files += [write_run(tmp_path, "a", "ns3", seed=s, utilization_warm=u) for s, u in enumerate(ns3, 1)]
+    files += [write_run(tmp_path, "b", side) for side in ("ours", "ns3")]
+    t = agreement.agreement_table(agreement.read_runs(files)).set_index("cell")
+    from scipy import stats
+    assert t.loc["a", "p_utilization"] == pytest.approx(stats.ttest_ind(ours, ns3, equal_var=False).pvalue)
+    assert t.loc["a", "p_mean_rtt"] == 1.0                  # every seed 100 ms on both sides: equal by value
+    assert t.loc["a", "ours_n"] == 5 and t.loc["a", "ours_utilization_warm_sd"] == pytest.approx(pd.Series(ours).std())
+    assert pd.isna(t.loc["b", "p_utilization"])            # one seed a side: no test

@@ -78,3 +78,20 @@ def test_an_unknown_cell_is_an_error_naming_the_file(tmp_path, capsys):
     assert run_cell.main(["--study", str(f), "--cell", "algorithm~bbr", "--seed", "1", "--side", "ours",
                           "--out", str(tmp_path / "r.json")]) == 2
     assert str(f) in capsys.readouterr().err
+
+
+def test_only_cells_with_random_loss_and_a_loss_based_algorithm_run_more_than_one_seed():
+    _, found = cells.load_cells(STUDY)
+    lossy = next(c for c in found if c.params.get("loss_fwd_pct"))
+    clean = next(c for c in found if not c.params.get("loss_fwd_pct") and c.params["algorithm"] == "cubic")
+    bbr = next(c for c in found if c.params.get("loss_fwd_pct") and c.params["algorithm"] == "bbr")
+    assert list(cells.seeds(lossy, 5)) == [1, 2, 3, 4, 5] and list(cells.seeds(clean, 5)) == [1]
+    assert list(cells.seeds(bbr, 5)) == [1]
+
+
+def test_without_random_loss_our_side_does_not_depend_on_the_seed(tmp_path):
+    f = study_file(tmp_path, "grid:\n  algorithm: [cubic, newreno]\n"
+                             "fixed:\n  duration: 2\n  warmup: 0.5\n  bottleneck_mbps: 10\n  flows: 2\n")
+    for path in ("algorithm~cubic", "algorithm~newreno"):
+        (a, b) = (run_cell.record(f, path, seed, "ours")["metrics"] for seed in (1, 2))
+        assert a == b

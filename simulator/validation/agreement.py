@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator.report import claim_rule
+
 METRICS = ("utilization_warm", "mean_rtt_ms", "jain", "retransmissions", "timeouts")
 # ns-3's RTT samples against the largest RTT its path allows (simulator/validation/ns3_dumbbell.py)
 RTT_CHECKS = ("path_rtt_max_ms", "rtt_sample_max_ms", "rtt_samples_over_path_pct")
@@ -28,6 +30,9 @@ RATE_CHECKS = ("rate_sample_max_over_link_pct", "rate_sample_linux_max_over_link
 START_CHECKS = ("handshake_rtt_ms", "srtt_min_ms", "data_rtt_min_ms", "ss_exit_ssthresh_pkts", "ss_exit_s")
 NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
+# the metrics the bounds apply to: per side their sd over seeds, and the p of ours against ns-3 by the book's one
+# rule (simulator/report/claim_rule.py: Welch, deterministic by value, no test from one seed)
+BOUNDED = {"utilization_warm": "p_utilization", "mean_rtt_ms": "p_mean_rtt"}
 UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage points
 RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
 
@@ -45,16 +50,18 @@ def read_runs(files) -> pd.DataFrame:
 
 
 def agreement_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: ours_<metric>, ns3_<metric> (means over seeds; ns-3's NS3_CHECKS too), the differences (utilization in
-    percentage points, mean RTT relative to ns-3, Jain and retransmissions as ours - ns-3), `agrees`
-    (True/False; empty where a side's run is missing)."""
+    """Per cell: ours_<metric>, ns3_<metric> (means over seeds; ns-3's NS3_CHECKS too), per side the sd of the
+    BOUNDED metrics and the seeds (<side>_n), the differences (utilization in percentage points, mean RTT relative to
+    ns-3, Jain and retransmissions as ours - ns-3), `agrees` (True/False; empty where a side's run is missing) and
+    the p of each bounded difference."""
     keys = ["cell", *FACTORS]
     sides = {}
     for side in ("ours", "ns3"):
         part = runs[runs["side"] == side]
         shown = list(METRICS + NS3_CHECKS) if side == "ns3" else list(METRICS)
-        means = part.groupby(keys, sort=False, dropna=False)[shown].mean()
-        sides[side] = means.add_prefix(f"{side}_")
+        groups = part.groupby(keys, sort=False, dropna=False)
+        spread = groups[list(BOUNDED)].std().add_suffix("_sd").assign(n=groups["seed"].nunique())
+        sides[side] = groups[shown].mean().join(spread).add_prefix(f"{side}_")
     t = sides["ns3"].join(sides["ours"], how="outer").reset_index()
     meta = runs.groupby("cell", sort=False).agg(seeds=("seed", "nunique"),
                                                 notes=("notes", "max"))
@@ -64,7 +71,18 @@ def agreement_table(runs: pd.DataFrame) -> pd.DataFrame:
     t["d_jain"] = t["ours_jain"] - t["ns3_jain"]
     t["d_retransmissions"] = t["ours_retransmissions"] - t["ns3_retransmissions"]
     t["agrees"] = [verdict(u, r) for u, r in zip(t["d_utilization_pp"], t["d_mean_rtt_pct"])]
+    for metric, p in BOUNDED.items():
+        t[p] = [difference_p(row, metric) for _, row in t.iterrows()]
     return t
+
+
+def difference_p(row, metric) -> float:
+    """Two-sided p of ours against ns-3 on `metric` across the cell's seeds (NaN from one seed a side)."""
+    def side(s):
+        return {"mean": row[f"{s}_{metric}"], "sd": row[f"{s}_{metric}_sd"], "n": row[f"{s}_n"]}
+    if pd.isna(row["ours_n"]) or pd.isna(row["ns3_n"]):
+        return float("nan")
+    return claim_rule.greater(side("ours"), side("ns3"), metric).p
 
 
 def verdict(d_util_pp, d_rtt_pct):

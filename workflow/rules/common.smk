@@ -170,16 +170,16 @@ VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py
 
 
 def get_validation_runs(wildcards):
-    """Every record the agreement table needs: each cell x seed x simulator (the study loads only when
+    """Every record the agreement table needs: each cell x its seeds x simulator (the study loads only when
     the target `validation` is asked for, so a default run never reads it)."""
-    from simulator.validation.cells import load_cells
+    from simulator.validation.cells import load_cells, seeds
 
     try:
         study, cells = load_cells(VALIDATION_STUDY)
     except StudyError as e:
         raise WorkflowError(f"invalid validation study:\n{e}") from None
     return [f"results/validation/runs/{c.path}/seed~{s}/{side}.json"
-            for c in cells for s in range(1, (study.seeds or 1) + 1) for side in ("ours", "ns3")]
+            for c in cells for s in seeds(c, study.seeds or 1) for side in ("ours", "ns3")]
 
 
 # ----------------------------------------------------------------- the standard evaluation suite (workflow/rules/suite.smk)
