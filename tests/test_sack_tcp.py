@@ -79,6 +79,24 @@ def test_lost_retransmission_is_detected_when_a_later_packet_arrives():
     assert snd.send_one(0.30) == 0                   # so 0 goes out again, before anything else
 
 
+def test_without_rack_a_lost_retransmission_waits_for_the_timeout():
+    """ns-3 3.44 and NS-2 (stack detail rack False): RFC 6675 NextSeg retransmits a hole once per recovery."""
+    snd = sender()
+    snd.rack = False
+    send_all(snd)
+    for k, sacked in enumerate([1, 2, 3]):
+        snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+    assert snd.send_one(0.10) == 0
+    snd.s.cwnd = 20.0
+    new = snd.send_one(0.20)
+    snd.ack(0, new, 0.0, 0.30)                        # as above: a later packet is SACKed first
+    assert snd.retrans_out == 1                       # 0 still counts as in flight
+    resent = send_all(snd, 0.30)
+    assert resent and 0 not in resent                 # the holes 4-7 SACK 10 shows, never 0 again
+    snd.timeout(1.30)
+    assert snd.timeouts == 1 and snd.send_one(1.30) == 0      # the timeout resends it
+
+
 def test_receiver_delays_acks_and_reports_out_of_order_at_once():
     rcv = SackReceiver(2, 0.2)
     assert rcv.receive(0, 0.0, 0.0) is False          # first in-order packet: wait

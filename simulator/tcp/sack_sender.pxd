@@ -25,6 +25,7 @@ cdef class SackSender:
     cdef double* rq_time
     cdef long long rq_head, rq_count
     cdef public double reo_wnd_fraction
+    cdef public bint rack                 # detect lost retransmissions as RACK does (stack detail `rack`)
     cdef public long long max_window      # receive-window cap in packets (0: none)
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs

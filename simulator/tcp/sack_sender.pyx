@@ -5,7 +5,9 @@ object per packet) and three counters (Linux's sacked_out, lost_out, retrans_out
 in-flight ("pipe", RFC 6675) is O(1): (snd_max - snd_una) - sacked - lost + retransmitted.
 Loss marking and retransmission use forward-only scan pointers: O(1) amortised per ACK even with
 thousands of packets in flight.  A retransmission that is lost again is detected as RACK does
-(RFC 8985, as Linux): once a packet sent more than a reordering window after it is delivered.
+(RFC 8985, as Linux): once a packet sent more than a reordering window after it is delivered.  With
+rack off (ns-3 3.44 and NS-2, which have no RACK) a hole is retransmitted once per recovery, as
+RFC 6675 NextSeg does, and a lost retransmission waits for the retransmission timeout.
 
 Per ACK: RTT from the echoed timestamp -> SACK and cumulative delivery (rate sample) -> loss
 marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> recovery state
@@ -62,6 +64,7 @@ cdef class SackSender:
         self.rq_seq = <long long*>malloc(self.cap * sizeof(long long))
         self.rq_time = <double*>malloc(self.cap * sizeof(double))
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
+        self.rack = True
         if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
                 or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
                 or self.tx_app_limited == NULL):
@@ -183,9 +186,9 @@ cdef class SackSender:
             self.flags[i] |= RETX
             self.retrans_out += 1
             self.retransmitted += 1
-            if self.rq_count == self.cap and self.cap < self.max_cap:
+            if self.rack and self.rq_count == self.cap and self.cap < self.max_cap:
                 self._grow()
-            if self.rq_count < self.cap:
+            if self.rack and self.rq_count < self.cap:
                 self.rq_seq[(self.rq_head + self.rq_count) & self.mask] = seq
                 self.rq_time[(self.rq_head + self.rq_count) & self.mask] = now
                 self.rq_count += 1
