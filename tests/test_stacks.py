@@ -99,3 +99,11 @@ def test_catalogue_builds_the_stacks_ack_counting_into_the_controller(name):
     for counting, code in (("linux", 0), ("ns3", 1), ("ns2", 2)):
         cc, _ = catalogue.build(name, catalogue.Stack("linux", sack=True, ack_counting=counting))
         assert cc.ack_counting == code
+
+
+def test_only_ns3_reduces_from_the_pipe_after_the_ack_and_its_sender_is_built_so():
+    from simulator.models.flow_endpoints import sack_flow
+    opts = {n: stacks.tcp_options(stacks.PRESETS[n]) for n in stacks.NAMES}
+    assert [opts[n]["ssthresh_pipe_after_ack"] for n in ("ns3", "linux", "ns2")] == [True, False, False]
+    assert [sack_flow(RenoGrowth("newreno"), opts[n], 1502)[0].ssthresh_pipe_after_ack
+            for n in ("ns3", "linux")] == [True, False]

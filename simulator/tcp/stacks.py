@@ -84,6 +84,10 @@ def catalogue_stack(d: StackDetails, key: str = "", flow: int = 0, alpha: float 
 
 
 def tcp_options(d: StackDetails) -> dict:
-    """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
+    """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`.  ns-3's SACK
+    recovery hands its window reduction the pipe after the ACK that starts recovery (its SACKs counted,
+    the head marked lost: TcpSocketBase::EnterRecovery, BytesInFlight()); part of ns-3's recovery, so
+    it follows the stack, not a study key (simulator/tcp/sack_sender.pyx)."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
-            "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3}
+            "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
+            "ssthresh_pipe_after_ack": d.stack == "ns3"}
