@@ -18,7 +18,9 @@ Where each default comes from:
   every stack); DelAckCount 2 and DelAckTimeout 200 ms, InitialCwnd 10
   (tcp-socket.cc TcpSocket::GetTypeId); MinRto 1 s and Sack true (tcp-socket-base.cc
   TcpSocketBase::GetTypeId); initial RTO 1 s (rtt-estimator.cc InitialEstimation 1 s, no
-  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true). These ns-3 defaults were
+  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true); the window reduction
+  entering recovery sees the pipe after the ACK that starts it (tcp-socket-base.cc
+  TcpSocketBase::EnterRecovery: GetSsThresh(BytesInFlight()); tcp_options). These ns-3 defaults were
   read from the ns3 3.44 Python package's attribute table (TypeId originalInitialValue).
 * ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
   packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
