@@ -3,7 +3,10 @@ evidence for the chapter "Agreement with ns-3" (needs the `ns3` extra; one ns-3 
 
     python scripts/ns3_cwnd.py '{"algorithm": "cubic", "bottleneck_mbps": 100, "buffer_pkts": 86}' --every 0.5
 
-Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration.
+Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration, then both sides'
+utilization, mean RTT, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
+duplicate ACK's SACKed bytes only (RFC 6937), without the segment TcpPrrRecovery::DoRecovery adds per
+duplicate ACK (chapter: [PRR]).
 """
 import argparse
 import json
@@ -25,19 +28,49 @@ void WatchCwnd(uint32_t node)
 }
 """
 
+# ns-3's PRR with a duplicate ACK's delivered data as RFC 6937 counts it: the extra segment only for a
+# duplicate ACK that delivered nothing (no SACK); tcp-prr-recovery.cc TcpPrrRecovery::DoRecovery
+PRR_RFC_CPP = r"""
+namespace nsval {
+class PrrRfc6937 : public ns3::TcpPrrRecovery {
+ public:
+  static ns3::TypeId GetTypeId() {
+    static ns3::TypeId tid = ns3::TypeId("nsval::PrrRfc6937").SetParent<ns3::TcpPrrRecovery>()
+      .SetGroupName("Internet").AddConstructor<PrrRfc6937>();
+    return tid;
+  }
+  void DoRecovery(ns3::Ptr<ns3::TcpSocketState> tcb, uint32_t delivered, bool isDupAck) override
+  { ns3::TcpPrrRecovery::DoRecovery(tcb, delivered, isDupAck && delivered == 0); }
+  ns3::Ptr<ns3::TcpRecoveryOps> Fork() override { return ns3::CopyObject<PrrRfc6937>(this); }
+};
+ns3::TypeId PrrRfc6937Id() { return PrrRfc6937::GetTypeId(); }
+}
+"""
 
-def ns3_cwnd(p, seed, loss):
+
+def ns3_cwnd(p, seed, loss, prr_rfc=False):
+    """ns-3's flow-0 cwnd (times, packets) and the cell's metrics (simulator/validation/ns3_dumbbell.py)."""
     from ns import ns
 
     ns.cppyy.cppdef(nd.PROBE_CPP)
     ns.cppyy.cppdef(CWND_CPP)
+    if prr_rfc:
+        ns.cppyy.cppdef(PRR_RFC_CPP)
+        ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.cppyy.gbl.nsval.PrrRfc6937Id()))
+    probe = ns.cppyy.gbl.nsval
     nd.configure_tcp(ns, p["algorithm"], seed)
-    senders, receivers, rx_addr = nd.build(ns, p, dumbbell.buffer_packets(p), loss)
-    nd.applications(ns, p, senders, receivers, rx_addr)
-    ns.Simulator.Schedule(ns.NanoSeconds(1), ns.cppyy.gbl.nsval.WatchCwnd, senders.Get(0).GetId())
+    buffer = dumbbell.buffer_packets(p)
+    senders, receivers, rx_addr = nd.build(ns, p, buffer, loss)
+    sinks = nd.applications(ns, p, senders, receivers, rx_addr)
+    n = int(p["flows"])
+    nodes = ns.cppyy.gbl.std.vector["uint32_t"]([senders.Get(i).GetId() for i in range(n)])
+    probe.Watch(n, float(p["start_interval"]), nodes, float(p["sample_interval"]), float(p["warmup"]),
+                ns.cppyy.gbl.std.vector[ns.Ptr[ns.PacketSink]](sinks), nd.path_rtt_max(p, buffer),
+                p["algorithm"] == "bbr")
+    ns.Simulator.Schedule(ns.NanoSeconds(1), probe.WatchCwnd, senders.Get(0).GetId())
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
-    return list(ns.cppyy.gbl.nsval.cwnd_t), list(ns.cppyy.gbl.nsval.cwnd_v)
+    return list(probe.cwnd_t), list(probe.cwnd_v), nd.metrics(p, probe, sinks)
 
 
 def at(ts, vs, t):
@@ -54,11 +87,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--loss-pct", type=float, default=0.0)
     ap.add_argument("--every", type=float, default=0.5, help="print interval, s")
+    ap.add_argument("--prr-rfc6937", action="store_true", help="ns-3's PRR without its per-duplicate-ACK segment")
     a = ap.parse_args()
     given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **json.loads(a.params)}
     p = dumbbell.params_with_defaults(given)
-    ts, vs = ns3_cwnd(p, a.seed, a.loss_pct)
-    ours = registry.run({**given, "trace": True}, a.seed)["trace"]
+    ts, vs, m = ns3_cwnd(p, a.seed, a.loss_pct, a.prr_rfc6937)
+    run = registry.run({**given, "trace": True}, a.seed)
+    ours = run["trace"]
     print("t_s  ns3_cwnd_pkts  ours_cwnd_pkts")
     k = 1
     while k * a.every <= p["duration"] + 1e-9:
@@ -66,6 +101,11 @@ def main():
         j = min(range(len(ours["t"])), key=lambda i: abs(ours["t"][i] - t))
         print(f"{t:5.2f} {at(ts, vs, t):9.1f} {ours['cwnd_0'][j]:9.1f}")
         k += 1
+    o = run["metrics"]
+    print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}%, mean RTT {m['mean_rtt_ms']:.1f} ms, "
+          f"{m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
+    print(f"ours: utilization {100 * o['utilization_warm']:.2f}%, mean RTT {o['mean_rtt_ms']:.1f} ms, "
+          f"{round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
 
 
 if __name__ == "__main__":

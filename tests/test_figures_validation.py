@@ -148,3 +148,19 @@ def test_the_seeds_text_says_which_cells_ran_more_seeds():
     t = pd.DataFrame([row("a"), seeded()])
     assert val.seeds_text(t) == "one seed without random loss, mean over 5 seeds with it"
     assert val.seeds_text(t.iloc[:1]) == "one seed"
+def test_prr_double_count_is_named_only_with_its_evidence_and_where_ns3_is_the_lower_side():
+    t = table().iloc[[3]].copy()                  # cell d: ours 111 ms, ns-3 95 ms
+    assert "[PRR]" not in val.explanations(t)     # older records: no evidence columns
+    t["ns3_recoveries"], t["ns3_recoveries_lost_in_recovery"], t["ns3_recovery_cwnd_rise_max_pkts"] = 4, 2, 5.73
+    text = val.explanations(t)
+    assert "cwnd rose 5.73 packets above its value at the start of a fast recovery" in text
+    assert "2 of its 4 fast recoveries after warm-up began with the loss of a segment sent during the one before" in text
+    assert "**[PRR]** ns-3's proportional rate reduction counts each duplicate ACK twice" in text
+    t["ns3_recovery_cwnd_rise_max_pkts"] = 0.33   # within PRR's rounding (NewReno's 2 x 0.5): not this cause
+    assert "[PRR]" not in val.explanations(t)
+    t["ns3_recovery_cwnd_rise_max_pkts"], t["ns3_recoveries_lost_in_recovery"] = 5.73, 0   # no second cut
+    assert "[PRR]" not in val.explanations(t)
+    t["ns3_recoveries_lost_in_recovery"] = 2
+    t["ours_mean_rtt_ms"], t["ns3_mean_rtt_ms"] = 80.0, 95.0    # ns-3's queue the longer: not what it explains
+    t["d_mean_rtt_pct"] = 100 * (80.0 / 95.0 - 1)
+    assert val.ns3_prr_double_count(t.iloc[0]) == ""

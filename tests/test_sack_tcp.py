@@ -37,10 +37,21 @@ def test_three_sacks_above_a_hole_mark_it_lost_and_start_prr_recovery():
         snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
     assert snd.lost_out == 1 and snd.sacked_out == 3
     assert snd.s.ca_state == RECOVERY
-    assert snd.s.ssthresh == 4.0                     # max(pipe/2, 2), pipe 8 before this ACK (ns-3)
+    assert snd.s.ssthresh == 4.0                     # max(pipe/2, 2), pipe 8 before this ACK (Linux's prior_in_flight)
     assert snd.pipe == 10 - 3 - 1                    # (snd_max - una) - sacked - lost + retx
     assert snd.send_one(0.06) == 0                   # the hole is retransmitted first
     assert snd.retransmitted == 1
+
+
+def test_ns3_reduction_sees_the_pipe_after_the_ack_that_starts_recovery():
+    """ns-3's TcpSocketBase::EnterRecovery passes BytesInFlight() (3 SACKed, the head lost) to
+    TcpNewReno::GetSsThresh: pipe 10 - 3 - 1 = 6, ssthresh 3 where Linux's prior_in_flight gives 4."""
+    snd = sender()
+    snd.ssthresh_pipe_after_ack = True
+    send_all(snd)
+    for k, sacked in enumerate([1, 2, 3]):
+        snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+    assert snd.s.ca_state == RECOVERY and snd.s.ssthresh == 3.0
 
 
 def test_recovery_ends_with_cwnd_at_ssthresh_when_recover_is_acked():
@@ -80,7 +91,7 @@ def test_lost_retransmission_is_detected_when_a_later_packet_arrives():
 
 
 def test_without_rack_a_lost_retransmission_waits_for_the_timeout():
-    """ns-3 3.44 and NS-2 (stack detail rack False): RFC 6675 NextSeg retransmits a hole once per recovery."""
+    """sack_recovery ns3 (ns-3 3.44, NS-2): RFC 6675 NextSeg retransmits a hole once per recovery."""
     snd = sender()
     snd.rack = False
     send_all(snd)

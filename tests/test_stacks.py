@@ -99,3 +99,15 @@ def test_catalogue_builds_the_stacks_ack_counting_into_the_controller(name):
     for counting, code in (("linux", 0), ("ns3", 1), ("ns2", 2)):
         cc, _ = catalogue.build(name, catalogue.Stack("linux", sack=True, ack_counting=counting))
         assert cc.ack_counting == code
+
+
+def test_the_recovery_style_sets_the_senders_rack_and_reduction_and_follows_the_detail():
+    from simulator.models.flow_endpoints import sack_flow
+    opts = {n: stacks.tcp_options(stacks.PRESETS[n]) for n in stacks.NAMES}
+    assert [opts[n]["ssthresh_pipe_after_ack"] for n in ("ns3", "linux", "ns2")] == [True, False, True]
+    assert [opts[n]["rack"] for n in ("ns3", "linux", "ns2")] == [False, True, False]
+    built = {n: sack_flow(RenoGrowth("newreno"), opts[n], 1502)[0] for n in ("ns3", "linux")}
+    assert (built["ns3"].ssthresh_pipe_after_ack, built["ns3"].rack) == (True, False)
+    assert (built["linux"].ssthresh_pipe_after_ack, built["linux"].rack) == (False, True)
+    mixed = stacks.resolve({"stack": "linux", "sack_recovery": "ns3"})
+    assert stacks.tcp_options(mixed)["rack"] is False and mixed.delack_timeout_ms == 40.0

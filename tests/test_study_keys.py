@@ -26,7 +26,7 @@ KEYS = {
     "rto_initial": (0.01, 5.0, {"loss_fwd_pct": 20.0}),
     "hystart": (False, True, {"algorithm": "cubic", "delay_ms": 5.0}),
     "sack": (False, True, {"loss_fwd_pct": 3.0}),
-    "rack": (False, True, {"algorithm": "cubic", "sack": True, "loss_fwd_pct": 10.0}),   # retransmissions lost again
+    "sack_recovery": ("ns3", "linux", {"algorithm": "cubic", "sack": True, "loss_fwd_pct": 10.0}),  # lost again
     "mss_bytes": (500, 1448, {}),
     "rwnd_pkts": (4, 0, {}),
     "loss_fwd_pct": (0.0, 2.0, {}),

@@ -27,6 +27,8 @@ cdef class SackSender:
     cdef public double reo_wnd_fraction
     cdef public bint rack                 # detect lost retransmissions as RACK does (stack detail `rack`)
     cdef public long long max_window      # receive-window cap in packets (0: none)
+    # ssthresh at recovery entry sees the pipe after this ACK (ns-3) instead of before it (sack_sender.pyx)
+    cdef public bint ssthresh_pipe_after_ack
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs
     # rate sampler

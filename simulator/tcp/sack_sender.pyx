@@ -65,6 +65,7 @@ cdef class SackSender:
         self.rq_time = <double*>malloc(self.cap * sizeof(double))
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
         self.rack = True
+        self.ssthresh_pipe_after_ack = False
         if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
                 or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
                 or self.tx_app_limited == NULL):
@@ -353,7 +354,13 @@ cdef class SackSender:
                 self._set_state(CA_OPEN)
                 self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
         if s.ca_state == CA_OPEN and self.lost_out > 0:
-            s.in_flight = prior_in_flight
+            # the flight the window reduction sees: before this ACK (Linux's prior_in_flight), or,
+            # as ns-3 does, the RFC 6675 pipe after it (its SACKs recorded, the head marked lost):
+            # TcpSocketBase::EnterRecovery passes BytesInFlight() to GetSsThresh
+            # (src/internet/model/tcp-socket-base.cc; TcpTxBuffer::BytesInFlight = sent - sacked -
+            # lost + retransmitted), and TcpNewReno::GetSsThresh halves it
+            if not self.ssthresh_pipe_after_ack:
+                s.in_flight = prior_in_flight
             s.ssthresh = self.cc.ssthresh(s)
             s.in_flight = self.in_flight()
             self._set_state(CA_RECOVERY)

@@ -11,24 +11,28 @@ Where each default comes from:
   TCP_DELACK_MIN = HZ/25 = 40 ms (include/net/tcp.h; the adaptive ATO is not modelled);
   init_cwnd TCP_INIT_CWND = 10; rto_min TCP_RTO_MIN = HZ/5 = 200 ms; rto_initial
   TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h); HyStart on (net/ipv4/tcp_cubic.c `hystart = 1`);
-  SACK on (net.ipv4.tcp_sack = 1) with RFC 6675-style recovery; RACK on (net.ipv4.tcp_recovery = 1,
-  Documentation/networking/ip-sysctl.rst; net/ipv4/tcp_recovery.c tcp_rack_detect_loss), which
-  also finds a retransmission lost again.
+  SACK on (net.ipv4.tcp_sack = 1) with RFC 6675-style recovery; sack_recovery linux: RACK on
+  (net.ipv4.tcp_recovery = 1, Documentation/networking/ip-sysctl.rst; net/ipv4/tcp_recovery.c
+  tcp_rack_detect_loss), which also finds a retransmission lost again, and the window reduction
+  sees the flight before the ACK that starts recovery (prior_in_flight, net/ipv4/tcp_input.c tcp_ack).
 * ns3 (3.44): ack_counting: src/internet/model/tcp-congestion-ops.cc TcpNewReno::SlowStart and
   CongestionAvoidance (per ACK; the Reno family only: TcpCubic::IncreaseWindow in tcp-cubic.cc counts
   bytes in slow start, "to approximate the effect of QUICKACK", so CUBIC keeps byte counting under
   every stack); DelAckCount 2 and DelAckTimeout 200 ms, InitialCwnd 10
   (tcp-socket.cc TcpSocket::GetTypeId); MinRto 1 s and Sack true (tcp-socket-base.cc
   TcpSocketBase::GetTypeId); initial RTO 1 s (rtt-estimator.cc InitialEstimation 1 s, no
-  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true); no RACK: its SACK
-  recovery (tcp-tx-buffer.cc TcpTxBuffer::NextSeg, RFC 6675) retransmits a hole once, and a
-  retransmission lost again waits for the RTO. These ns-3 defaults were
+  variation yet); HyStart on (tcp-cubic.cc TcpCubic::GetTypeId HyStart true); sack_recovery ns3:
+  no RACK, its SACK recovery retransmits a hole once (tcp-tx-buffer.cc TcpTxBuffer::NextSeg, RFC
+  6675), so a retransmission lost again waits for the RTO; and the window reduction entering
+  recovery sees the pipe after the ACK that starts it (tcp-socket-base.cc
+  TcpSocketBase::EnterRecovery: GetSsThresh(BytesInFlight())). These ns-3 defaults were
   read from the ns3 3.44 Python package's attribute table (TypeId originalInitialValue).
 * ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
   packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
-  (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); no RACK (with sack: true, as ns-3).
+  (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
+  Sack1Agent has no RACK either).
 """
 from __future__ import annotations
 
@@ -46,15 +50,20 @@ class StackDetails:
     rto_initial: float        # retransmission timeout before the first RTT sample, s
     hystart: bool             # CUBIC's HyStart slow-start exit
     sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
-    rack: bool                # the SACK sender detects a lost retransmission as RACK does; False: by its RTO
+    sack_recovery: str        # the SACK sender's recovery style: linux | ns3 (SACK_RECOVERY)
 
 
 PRESETS = {
-    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, True),
-    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, False),
-    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, False),
+    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux"),
+    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3"),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3"),
 }
 NAMES = tuple(PRESETS)
+# how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
+# lost again as RACK does (else only by its RTO), and whether the window reduction entering recovery sees the
+# pipe after the ACK that starts it (else the flight before that ACK)
+SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False},
+                 "ns3": {"rack": False, "ssthresh_pipe_after_ack": True}}
 # the study keys that set one detail each (every field but the stack's name)
 DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
 
@@ -91,4 +100,5 @@ def catalogue_stack(d: StackDetails, key: str = "", flow: int = 0, alpha: float 
 def tcp_options(d: StackDetails) -> dict:
     """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
-            "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3, "rack": bool(d.rack)}
+            "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
+            **SACK_RECOVERY[d.sack_recovery]}

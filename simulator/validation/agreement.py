@@ -28,7 +28,11 @@ RATE_CHECKS = ("rate_sample_max_over_link_pct", "rate_sample_linux_max_over_link
 # smallest data-segment RTT, and flow 0 leaving slow start (simulator/validation/ns3_dumbbell.py); absent (NaN)
 # in records made before they were recorded
 START_CHECKS = ("handshake_rtt_ms", "srtt_min_ms", "data_rtt_min_ms", "ss_exit_ssthresh_pkts", "ss_exit_s")
-NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS
+# ns-3's fast recoveries from warm-up on: how many, how many began with the loss of a segment sent during the one
+# before, and the largest rise of cwnd above its value at a recovery's start (PRR's duplicate-ACK count,
+# simulator/validation/ns3_dumbbell.py); absent (NaN) in records made before they were recorded
+RECOVERY_CHECKS = ("recoveries", "recoveries_lost_in_recovery", "recovery_cwnd_rise_max_pkts")
+NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS + RECOVERY_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
 # the metrics the bounds apply to: per side their sd over seeds, and the p of ours against ns-3 by the book's one
 # rule (simulator/report/claim_rule.py: Welch, deterministic by value, no test from one seed)

@@ -26,6 +26,17 @@ summarize):
   srtt_min_ms below data_rtt_min_ms means the handshake's sample set a base RTT no data can see;
   ss_exit_ssthresh_pkts and ss_exit_s: flow 0's ssthresh and time when it first fell (leaving slow
   start);
+- recoveries, recoveries_lost_in_recovery, recovery_cwnd_rise_max_pkts: fast recoveries (trace
+  "CongState" entering CA_RECOVERY), those whose first retransmission is a segment the flow first sent
+  during its previous fast recovery (from that recovery's point, trace "HighestSequence" when it began,
+  to the highest sequence when it ended; no timeout between), and the largest rise of a flow's cwnd
+  (trace "CongestionWindow") above the value its recovery ops set on entering a fast recovery, while in
+  it, from warm-up on (a recovery counts where it begins). RFC 6937's PRR never raises cwnd above that value by more than rounding:
+  in-flight above ssthresh, it sends ssthresh / RecoverFS of what is delivered, and below, at most up to
+  ssthresh. ns-3's TcpPrrRecovery::DoRecovery adds a segment to the delivered count of every duplicate
+  ACK although TcpSocketBase::DupAck already passes the bytes its SACK blocks newly cover, so it may send
+  2 ssthresh / RecoverFS per segment delivered: above one for a reduction to more than half (CUBIC's
+  0.7), into a queue still full from the loss;
 - BBR only, rate_sample_max_over_link_pct: the largest delivery-rate sample any flow's BBR got
   after warm-up (TcpRateLinux::GenerateSample, trace "TcpRateSampleUpdated" of the socket's rate
   ops), in percent of the payload rate the bottleneck can carry (bottleneck_mbps * MSS / WIRE);
@@ -77,6 +88,14 @@ double rate_max = 0, rate_linux_max = 0;  // BBR's largest delivery-rate samples
 std::vector<double> first_srtt_t;         // per flow: when its srtt was first set (the handshake), s (-1: not yet)
 double handshake_rtt = 0, srtt_min = 0, data_rtt_min = 0;   // s (0: none)
 double ss_exit_ssthresh = 0, ss_exit_t = -1;                 // flow 0 leaving slow start: ssthresh (bytes), s
+// Fast recoveries (module docstring: recoveries ...), per flow: the highest sequence sent so far, whether in
+// recovery, its recovery point, the cwnd set on entering it (-1: not yet), the previous recovery's span of
+// segments first sent during it [lo, hi) (none after a timeout), and whether its first retransmission is due
+std::vector<uint32_t> high_tx, rec_point, prev_lo, prev_hi;
+std::vector<double> rec_cwnd;
+std::vector<char> in_rec, has_prev, first_retx;
+uint64_t recoveries = 0, lost_in_recovery = 0;
+double rec_cwnd_rise = 0;                 // bytes
 
 // The socket's rate ops (TcpSocketBase::m_rateOps, protected, no attribute) through the explicit-
 // instantiation rule (an explicit instantiation may name a private member): read-only use.
@@ -134,10 +153,33 @@ void OnSample(Time, Time now)
 { double r = now.GetSeconds(); rtt_n++; if (r > path_max) rtt_over++; if (r > rtt_max) rtt_max = r; }
 void OnTx(uint32_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
 { if (p->GetSize() > 0) sent[i]++; }
-void OnRetx(uint32_t i, Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
-            Ptr<const TcpSocketBase>) { retx[i]++; }
-void OnCongState(uint32_t i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
-{ if (now == TcpSocketState::CA_LOSS) timeouts[i]++; }
+void OnRetx(uint32_t i, Ptr<const Packet>, const TcpHeader& h, const Address&, const Address&,
+            Ptr<const TcpSocketBase>)
+{
+  retx[i]++;
+  uint32_t seq = h.GetSequenceNumber().GetValue();
+  if (first_retx[i] && has_prev[i] && seq >= prev_lo[i] && seq < prev_hi[i] && Simulator::Now().GetSeconds() >= warm)
+    lost_in_recovery++;
+  first_retx[i] = 0;
+}
+void OnHighTx(uint32_t i, SequenceNumber32, SequenceNumber32 now) { high_tx[i] = now.GetValue(); }
+void OnCwndRec(uint32_t i, uint32_t, uint32_t now)
+{   // EnterRecovery sets the state before the recovery ops set cwnd: the first value after entry is the entry's
+  if (!in_rec[i]) return;
+  if (rec_cwnd[i] < 0) rec_cwnd[i] = now;
+  else if (Simulator::Now().GetSeconds() >= warm) rec_cwnd_rise = std::max(rec_cwnd_rise, now - rec_cwnd[i]);
+}
+void OnCongState(uint32_t i, TcpSocketState::TcpCongState_t old, TcpSocketState::TcpCongState_t now)
+{
+  if (now == TcpSocketState::CA_LOSS) { timeouts[i]++; has_prev[i] = 0; }
+  if (old == TcpSocketState::CA_RECOVERY && now == TcpSocketState::CA_OPEN) {
+    prev_lo[i] = rec_point[i]; prev_hi[i] = high_tx[i]; has_prev[i] = 1;
+  }
+  if (now == TcpSocketState::CA_RECOVERY) {  // EnterRecovery: m_recover = m_highTxMark, then the state
+    recoveries += Simulator::Now().GetSeconds() >= warm; rec_point[i] = high_tx[i]; rec_cwnd[i] = -1; first_retx[i] = 1;
+  }
+  in_rec[i] = now == TcpSocketState::CA_RECOVERY;
+}
 
 void Connect(uint32_t i, uint32_t node)
 {
@@ -149,6 +191,8 @@ void Connect(uint32_t i, uint32_t node)
   Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, i));
   Config::ConnectWithoutContext(base + "LastRTT", MakeBoundCallback(&OnDataRtt, i));
   Config::ConnectWithoutContext(base + "SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
+  Config::ConnectWithoutContext(base + "HighestSequence", MakeBoundCallback(&OnHighTx, i));
+  Config::ConnectWithoutContext(base + "CongestionWindow", MakeBoundCallback(&OnCwndRec, i));
 }
 
 void Sample(double interval, double warmup)
@@ -168,6 +212,8 @@ void Watch(uint32_t flows, double start_interval, std::vector<uint32_t> nodes, d
   srtt.assign(flows, 0.0); retx.assign(flows, 0); sent.assign(flows, 0); timeouts.assign(flows, 0);
   pending.assign(flows, Pending{});
   first_srtt_t.assign(flows, -1.0);
+  high_tx.assign(flows, 0); rec_point.assign(flows, 0); prev_lo.assign(flows, 0); prev_hi.assign(flows, 0);
+  rec_cwnd.assign(flows, -1.0); in_rec.assign(flows, 0); has_prev.assign(flows, 0); first_retx.assign(flows, 0);
   path_max = path_max_s;
   warm = warmup;
   sinks = flow_sinks;
@@ -296,6 +342,9 @@ def metrics(p, probe, sinks):
         "data_rtt_min_ms": 1e3 * float(probe.data_rtt_min) if probe.data_rtt_min else float("nan"),
         "ss_exit_ssthresh_pkts": float(probe.ss_exit_ssthresh) / MSS if probe.ss_exit_t >= 0 else float("nan"),
         "ss_exit_s": float(probe.ss_exit_t) if probe.ss_exit_t >= 0 else float("nan"),
+        "recoveries": int(probe.recoveries),
+        "recoveries_lost_in_recovery": int(probe.lost_in_recovery),
+        "recovery_cwnd_rise_max_pkts": float(probe.rec_cwnd_rise) / MSS,
         **rates,
     }
 
