@@ -26,7 +26,10 @@ RATE_CHECKS = ("rate_sample_max_over_link_pct", "rate_sample_linux_max_over_link
 # smallest data-segment RTT, and flow 0 leaving slow start (simulator/validation/ns3_dumbbell.py); absent (NaN)
 # in records made before they were recorded
 START_CHECKS = ("handshake_rtt_ms", "srtt_min_ms", "data_rtt_min_ms", "ss_exit_ssthresh_pkts", "ss_exit_s")
-NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS
+# Vegas only: the largest handshake sample of any flow and the largest base RTT any flow's Vegas held at the end
+# (simulator/validation/ns3_dumbbell.py); absent (NaN) for the other algorithms and in older records
+VEGAS_CHECKS = ("handshake_rtt_max_ms", "vegas_base_rtt_max_ms")
+NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS + VEGAS_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
 UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage points
 RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
