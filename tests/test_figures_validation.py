@@ -164,3 +164,21 @@ def test_prr_double_count_is_named_only_with_its_evidence_and_where_ns3_is_the_l
     t["ours_mean_rtt_ms"], t["ns3_mean_rtt_ms"] = 80.0, 95.0    # ns-3's queue the longer: not what it explains
     t["d_mean_rtt_pct"] = 100 * (80.0 / 95.0 - 1)
     assert val.ns3_prr_double_count(t.iloc[0]) == ""
+def test_vegas_late_start_base_is_named_only_where_a_flow_started_into_a_queue_and_ours_ran_above_ns3s_bases():
+    t = table().iloc[[3]].copy()                  # ours 111 ms, ns-3 95 ms: outside
+    t["algorithm"], t["ns3_timeouts"] = "vegas", 2
+    t["ours_mean_rtt_ms"], t["ns3_mean_rtt_ms"], t["d_mean_rtt_pct"] = 119.0, 81.1, 100 * (119.0 / 81.1 - 1)
+    assert "[late start]" not in val.explanations(t)          # older records: no evidence columns
+    t["ns3_handshake_rtt_ms"], t["ns3_handshake_rtt_max_ms"], t["ns3_vegas_base_rtt_max_ms"] = 40.12, 107.48, 77.5
+    text = val.explanations(t)
+    assert "40.1 ms for the first and up to 107 ms" in text and "at most 77.5 ms, while ours ran at 119 ms" in text
+    assert "ns-3 took 2 retransmission timeouts, ours 0 [late start]" in text
+    assert "**[late start]** Vegas cannot tell a queue that stood when a flow started" in text
+    t["ns3_vegas_base_rtt_max_ms"] = 105.0        # ours within the bound of ns-3's largest base: not shown
+    assert "[late start]" not in val.explanations(t)
+    t["ns3_vegas_base_rtt_max_ms"], t["ns3_handshake_rtt_max_ms"] = 77.5, 42.0    # no flow started into a queue
+    assert "[late start]" not in val.explanations(t)
+    t["ns3_handshake_rtt_max_ms"], t["algorithm"] = 107.48, "cubic"
+    assert "[late start]" not in val.explanations(t)
+    t["algorithm"], t["ours_mean_rtt_ms"], t["d_mean_rtt_pct"] = "vegas", 60.0, 100 * (60.0 / 81.1 - 1)
+    assert "[late start]" not in val.explanations(t)          # ours below ns-3: not this cause

@@ -81,6 +81,27 @@ CAUSE_TEXT = {
            "'{\"algorithm\": \"cubic\", \"bottleneck_mbps\": 10, \"buffer_pkts\": 69}' --prr-rfc6937`) ns-3's mean RTT in that cell is 113.5 ms (ours 111.1), its utilization 96.4% (ours "
            "96.4%), with no timeout; with 9 packets its utilization is 95.0% instead of 86.8% (ours 94.2%), with no "
            "timeout.",
+    "late start": "Vegas cannot tell a queue that stood when a flow started from the path's own delay: its base RTT "
+                  "is the least RTT it has seen, so a flow that starts while others queue counts their queue as path "
+                  "and keeps it. In the 10 Mbit/s, 69-packet cells flows 3 and 4 (started at 0.3 and 0.4 s) start "
+                  "into a queue on both sides, but ns-3 gives them lower bases, two ways. First, ns-3 opens each "
+                  "connection with a SYN exchange one RTT before any data, whose sample seeds the srtt "
+                  "(TcpSocketBase::EstimateRtt, RttMeanDeviation::Measurement; later samples move it by 1/8) that "
+                  "TcpVegas::PktsAcked takes as its RTT (tcp-socket-base.cc passes m_tcb->m_srtt), taken while "
+                  "the queue was shorter: flows 1-3 took bases of 47.1, 53.8 and 91.5 ms in ns-3, 59.5, 66.9 and "
+                  "121.9 ms in ours, whose connections start with data (a full buffer's RTT is 123 ms); with its "
+                  "higher base our flow 1 stayed in slow start to 73 packets (ns-3's left at 31) and the buffer was "
+                  "full by 0.3 s (67 packets; ns-3 41). Second, ns-3's flow 4 got no ACK for its first window and timed "
+                  "out (1.51 s), and flow 3 waited in recovery from 0.97 s until its timeout (1.98 s; ns-3 has no "
+                  "RACK, see [RACK]); meanwhile the other flows' windows shrank and the queue fell to 21 packets, when flows "
+                  "3 and 4 took bases of 77.5 and 69.1 ms. ns-3 then holds 32 packets (81 ms); ours, whose flows 3 "
+                  "and 4 keep bases of 113-114 ms, 65 (119 ms). Our Vegas given ns-3's RTT input (srtt seeded by a "
+                  "SYN sample at the flow's start, data one RTT later: `python scripts/ns3_vegas_base.py "
+                  "--handshake`, a diagnostic, not a model option) takes bases of 46.8, 52.7 and 91.5 ms for flows "
+                  "1-3 and runs at 94.9 ms with 60 retransmissions without loss (ns-3 81.1 ms, 44) and 90.3 ms "
+                  "with 68 with 0.1% loss (ns-3 81.1 ms, 59): the handshake is most of the difference, ns-3's "
+                  "timeouts the rest. With loss both sides' bases fall further as losses let the queue drain "
+                  "(ours to 95 ms by 18 s).",
     "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
                 "but was held out of order (behind a segment lost to a timeout) is counted when it is delivered, "
                 "after it; both sides count this way, so the excess is ns-3's backlog, not a faster link.",
@@ -172,6 +193,21 @@ def ns3_prr_double_count(row) -> str:
     return (f"ns-3's cwnd rose {number_format.num(rise)} packets above its value at the start of a fast "
             f"recovery, and {number_format.num(again)} of its {number_format.num(row['ns3_recoveries'])} fast "
             f"recoveries after warm-up began with the loss of a segment sent during the one before [PRR]")
+def ns3_vegas_late_start_base(row) -> str:
+    """A flow started into a queue (ns-3's largest handshake sample above its smallest by more than the RTT bound),
+    and ours' RTT is above ns-3's and above every base RTT ns-3's Vegas flows held at the end, both by more than the
+    bound: Vegas keeps a few packets per flow over its largest base RTT, so ours' late flows held higher bases."""
+    base = row.get("ns3_vegas_base_rtt_max_ms", float("nan"))
+    hs, hs_min = row.get("ns3_handshake_rtt_max_ms", float("nan")), row.get("ns3_handshake_rtt_ms", float("nan"))
+    if (row["algorithm"] != "vegas" or not row["d_mean_rtt_pct"] > 100 * RTT_REL
+            or not row["ours_mean_rtt_ms"] > (1 + RTT_REL) * base or not hs > (1 + RTT_REL) * hs_min):
+        return ""
+    return (f"ns-3's flows took their first RTT from the SYN exchange, {number_format.num(hs_min)} ms for the first "
+            f"and up to {number_format.num(hs)} ms for those that started into a queue; its Vegas flows ended with "
+            f"base RTTs of at most {number_format.num(base)} ms, while ours ran at "
+            f"{number_format.num(row['ours_mean_rtt_ms'])} ms; ns-3 took "
+            f"{plural(row['ns3_timeouts'], 'retransmission timeout')}, ours {number_format.num(row['ours_timeouts'])} "
+            "[late start]")
 
 
 def plural(n, noun) -> str:
@@ -187,7 +223,7 @@ def our_overshoot(row) -> str:
 
 # each reads the evidence in a cell's row: its sentence naming the cause, or "" when it is not the cell's
 CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot, ns3_rate_above_link,
-          ns3_vegas_handshake_base, ns3_prr_double_count, within_seed_spread)
+          ns3_vegas_handshake_base, ns3_vegas_late_start_base, ns3_prr_double_count, within_seed_spread)
 FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
                  "flows": "flows", "loss_fwd_pct": "loss (%)"}
 

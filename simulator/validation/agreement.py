@@ -32,7 +32,10 @@ START_CHECKS = ("handshake_rtt_ms", "srtt_min_ms", "data_rtt_min_ms", "ss_exit_s
 # before, and the largest rise of cwnd above its value at a recovery's start (PRR's duplicate-ACK count,
 # simulator/validation/ns3_dumbbell.py); absent (NaN) in records made before they were recorded
 RECOVERY_CHECKS = ("recoveries", "recoveries_lost_in_recovery", "recovery_cwnd_rise_max_pkts")
-NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS + RECOVERY_CHECKS
+# Vegas only: the largest handshake sample of any flow and the largest base RTT any flow's Vegas held at the end
+# (simulator/validation/ns3_dumbbell.py); absent (NaN) for the other algorithms and in older records
+VEGAS_CHECKS = ("handshake_rtt_max_ms", "vegas_base_rtt_max_ms")
+NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS + RECOVERY_CHECKS + VEGAS_CHECKS
 FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
 # the metrics the bounds apply to: per side their sd over seeds, and the p of ours against ns-3 by the book's one
 # rule (simulator/report/claim_rule.py: Welch, deterministic by value, no test from one seed)

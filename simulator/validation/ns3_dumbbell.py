@@ -37,6 +37,10 @@ summarize):
   ACK although TcpSocketBase::DupAck already passes the bytes its SACK blocks newly cover, so it may send
   2 ssthresh / RecoverFS per segment delivered: above one for a reduction to more than half (CUBIC's
   0.7), into a queue still full from the loss;
+- Vegas only, handshake_rtt_max_ms and vegas_base_rtt_max_ms: the largest first srtt of any flow (its
+  SYN/SYN-ACK sample: the flows that start last open while the others queue) and the largest base RTT
+  any flow's TcpVegas held at the end (TcpVegas::m_baseRtt, the minimum of the srtt PktsAcked got):
+  Vegas holds the RTT a few packets above its flows' largest base RTT;
 - BBR only, rate_sample_max_over_link_pct: the largest delivery-rate sample any flow's BBR got
   after warm-up (TcpRateLinux::GenerateSample, trace "TcpRateSampleUpdated" of the socket's rate
   ops), in percent of the payload rate the bottleneck can carry (bottleneck_mbps * MSS / WIRE);
@@ -86,7 +90,7 @@ double warm = 0;                          // the warm-up instant, s
 double rate_max = 0, rate_linux_max = 0;  // BBR's largest delivery-rate samples after warm-up, bit/s
 // Where the RTT input of the congestion control starts (module docstring: handshake_rtt_ms ...)
 std::vector<double> first_srtt_t;         // per flow: when its srtt was first set (the handshake), s (-1: not yet)
-double handshake_rtt = 0, srtt_min = 0, data_rtt_min = 0;   // s (0: none)
+double handshake_rtt = 0, handshake_rtt_max = 0, srtt_min = 0, data_rtt_min = 0;   // s (0: none)
 double ss_exit_ssthresh = 0, ss_exit_t = -1;                 // flow 0 leaving slow start: ssthresh (bytes), s
 // Fast recoveries (module docstring: recoveries ...), per flow: the highest sequence sent so far, whether in
 // recovery, its recovery point, the cwnd set on entering it (-1: not yet), the previous recovery's span of
@@ -102,6 +106,17 @@ double rec_cwnd_rise = 0;                 // bytes
 template <typename Tag, typename Tag::type M> struct Expose { friend typename Tag::type get(Tag) { return M; } };
 struct RateOpsOf { typedef Ptr<TcpRateOps> TcpSocketBase::*type; friend type get(RateOpsOf); };
 template struct Expose<RateOpsOf, &TcpSocketBase::m_rateOps>;
+struct CcOf { typedef Ptr<TcpCongestionOps> TcpSocketBase::*type; friend type get(CcOf); };
+template struct Expose<CcOf, &TcpSocketBase::m_congestionControl>;
+struct VegasBaseOf { typedef Time TcpVegas::*type; friend type get(VegasBaseOf); };
+template struct Expose<VegasBaseOf, &TcpVegas::m_baseRtt>;
+
+Ptr<TcpSocketBase> SocketOf(uint32_t node)
+{
+  ObjectVectorValue list;
+  NodeList::GetNode(node)->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", list);
+  return DynamicCast<TcpSocketBase>(list.Get(0));
+}
 
 // A rate-sample trace fires in SkbDelivered (when it renews the sample) and last in GenerateSample,
 // all at the ACK's instant: the last one at an instant is the sample BBR gets.
@@ -123,13 +138,22 @@ void OnRateSample(uint32_t i, const TcpRateOps::TcpRateSample& s)
 }
 void ConnectRate(uint32_t i, uint32_t node)
 {
-  ObjectVectorValue list;
-  NodeList::GetNode(node)->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", list);
-  Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(list.Get(0));
+  Ptr<TcpSocketBase> sock = SocketOf(node);
   Ptr<TcpRateOps> ops = PeekPointer(sock)->*get(RateOpsOf());
   ops->TraceConnectWithoutContext("TcpRateSampleUpdated", MakeBoundCallback(&OnRateSample, i));
 }
 void Finish() { for (auto& p : pending) Commit(p); }
+
+double VegasBaseMax(const std::vector<uint32_t>& nodes)
+{   // the largest TcpVegas::m_baseRtt of the flows' sockets now, s (0: none set)
+  double m = 0;
+  for (uint32_t node : nodes) {
+    Ptr<TcpVegas> v = DynamicCast<TcpVegas>(PeekPointer(SocketOf(node))->*get(CcOf()));
+    Time base = PeekPointer(v)->*get(VegasBaseOf());
+    if (base != Time::Max()) m = std::max(m, base.GetSeconds());
+  }
+  return m;
+}
 
 void OnRtt(uint32_t i, Time, Time now)
 {
@@ -138,6 +162,7 @@ void OnRtt(uint32_t i, Time, Time now)
   if (first_srtt_t[i] < 0) {              // the SYN/SYN-ACK sample (TcpSocketBase::EstimateRtt) seeds srtt
     first_srtt_t[i] = Simulator::Now().GetSeconds();
     if (handshake_rtt == 0 || r < handshake_rtt) handshake_rtt = r;
+    handshake_rtt_max = std::max(handshake_rtt_max, r);
   }
   if (srtt_min == 0 || r < srtt_min) srtt_min = r;
 }
@@ -312,6 +337,13 @@ def applications(ns, p, senders, receivers, rx_addr):
     return sinks
 
 
+def vegas_checks(probe, nodes) -> dict:
+    """Vegas's RTT input at the flows' start and its base RTTs at the end (module docstring)."""
+    base = float(probe.VegasBaseMax(nodes))
+    return {"handshake_rtt_max_ms": 1e3 * float(probe.handshake_rtt_max) if probe.handshake_rtt_max else float("nan"),
+            "vegas_base_rtt_max_ms": 1e3 * base if base else float("nan")}
+
+
 def metrics(p, probe, sinks):
     """The dumbbell's metrics from the probe's counters and the sinks (module docstring)."""
     from simulator.scenarios.dumbbell import jain
@@ -374,5 +406,7 @@ def run(p, seed, buffer_pkts, loss_pct):
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
     out = metrics(p, probe, sinks)
+    if p["algorithm"] == "vegas":
+        out.update(vegas_checks(probe, nodes))
     ns.Simulator.Destroy()
     return out
