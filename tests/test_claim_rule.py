@@ -47,6 +47,14 @@ def test_deterministic_rows_are_decided_by_value():
     assert "deterministic" in rule.decide([differ]).note
 
 
+def test_deterministic_rows_equal_but_for_rounding_are_a_tie():
+    """Means of identical per-seed values summed in another order (NS-2 latency, 0.448 s on both sides)."""
+    tie = rule.greater(row(0.44799999999995616, 0), row(0.447999999999956, 0), "a > b")
+    assert tie.p == 1.0 and rule.decide([tie]).verdict == "inconclusive"
+    assert rule.above(row(0.9000000000000001, 0), 0.9, "a > 0.9").p == 1.0
+    assert rule.greater(row(0.44800001, 0), row(0.448, 0), "a > b").p == 0.0     # a real difference still counts
+
+
 def test_one_seed_cannot_be_tested():
     c = rule.greater(row(3, math.nan, 1), row(2, math.nan, 1), "a > b")
     d = rule.decide([c])

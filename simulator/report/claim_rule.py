@@ -8,7 +8,7 @@ a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of
   comparisons of the one claim, below ALPHA. Runs of different grid points draw independent random
   streams (the run key holds every parameter), so the samples are independent: Welch, not paired.
 - *Deterministic* rows (n >= 2, every seed gave the same value: sd 0) are compared by value: p = 0
-  when the values differ, 1 when they are equal; the note says so.
+  when the values differ, 1 when they are equal (but for floating-point noise: `same`); the note says so.
 - A row from one seed cannot be tested: p is missing, the comparison cannot hold significantly.
 - The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
   significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
@@ -63,6 +63,13 @@ def _stat(row):
     return mean, (0.0 if sd <= 1e-9 * max(1.0, abs(mean)) else sd), n
 
 
+def same(a: float, b: float) -> bool:
+    """Equal values of deterministic rows: equal but for floating-point noise (a mean of identical per-seed
+    values summed in another order differs in its last digits, e.g. 0.447999999999956 and
+    0.44799999999995616), the tolerance _stat gives an sd."""
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
 def _nan(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
@@ -73,7 +80,7 @@ def greater(a, b, label: str) -> Comparison:
     if na < 2 or nb < 2:
         return Comparison(label, ma - mb, math.nan, "one seed")
     if sa == 0 and sb == 0:
-        return Comparison(label, ma - mb, 0.0 if ma != mb else 1.0, "deterministic")
+        return Comparison(label, ma - mb, 1.0 if same(ma, mb) else 0.0, "deterministic")
     p = stats.ttest_ind_from_stats(ma, sa, na, mb, sb, nb, equal_var=False).pvalue
     return Comparison(label, ma - mb, float(p), "welch")
 
@@ -89,7 +96,7 @@ def above(a, threshold: float, label: str) -> Comparison:
     if n < 2:
         return Comparison(label, m - threshold, math.nan, "one seed")
     if s == 0:
-        return Comparison(label, m - threshold, 0.0 if m != threshold else 1.0, "deterministic")
+        return Comparison(label, m - threshold, 1.0 if same(m, threshold) else 0.0, "deterministic")
     p = 2 * stats.t.sf(abs((m - threshold) / (s / math.sqrt(n))), n - 1)
     return Comparison(label, m - threshold, float(p), "welch")
 
