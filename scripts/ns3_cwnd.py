@@ -81,12 +81,18 @@ def at(ts, vs, t):
     return vs[i] if i >= 0 else 0.0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def cell_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments every per-cell evidence script takes (also scripts/ns3_vegas_base.py)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("params", help="the cell's dumbbell parameters, JSON")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--loss-pct", type=float, default=0.0)
     ap.add_argument("--every", type=float, default=0.5, help="print interval, s")
+    return ap
+
+
+def main():
+    ap = cell_parser(__doc__)
     ap.add_argument("--prr-rfc6937", action="store_true", help="ns-3's PRR without its per-duplicate-ACK segment")
     a = ap.parse_args()
     given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **json.loads(a.params)}

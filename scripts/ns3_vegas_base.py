@@ -10,7 +10,6 @@ a model option): each flow's data starts one SYN round trip after its start time
 seeded by that SYN's RTT (the path's, with small packets, plus the queue our run had at the flow's start) and
 then smoothed by 1/8 per sample, as TcpSocketBase::EstimateRtt does after the handshake.
 """
-import argparse
 import bisect
 import json
 from contextlib import contextmanager
@@ -20,6 +19,8 @@ from simulator.scenarios import dumbbell
 from simulator.tcp.cc import catalogue
 from simulator.tcp.cc.vegas import Vegas
 from simulator.validation import ns3_dumbbell as nd
+
+from ns3_cwnd import cell_parser      # scripts/ is on sys.path when run as a script
 
 BASE_CPP = r"""
 namespace nsval {
@@ -128,11 +129,7 @@ def delayed(starts, syn):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("params", help="the cell's dumbbell parameters, JSON")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--loss-pct", type=float, default=0.0)
-    ap.add_argument("--every", type=float, default=0.5, help="print interval, s")
+    ap = cell_parser(__doc__)
     ap.add_argument("--handshake", action="store_true", help="our Vegas with ns-3's RTT input (docstring)")
     a = ap.parse_args()
     given = {"model": "dumbbell", "algorithm": "vegas", "duration": 20, "warmup": 5, "delay_ms": 20,
