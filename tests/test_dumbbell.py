@@ -31,7 +31,9 @@ def test_bandwidth_change_schedule_is_applied():
 
 
 def test_five_flows_share_fairly_under_qtcolfair():
-    m = run(algorithm="qtcolfair", flows=5, duration=60)["metrics"]
+    # later flows take their minimum RTT from a SYN that met the earlier flows' queue, and converge to
+    # their share over a few minutes (Jain 0.88 at 60 s, 0.98 at 250 s; the paper's runs: 400 s)
+    m = run(algorithm="qtcolfair", flows=5, duration=250)["metrics"]
     assert m["jain"] > 0.9
 
 

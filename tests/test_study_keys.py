@@ -23,10 +23,11 @@ KEYS = {
     "delack_timeout_ms": (1.0, 500.0, {"delack_count": 4}),
     "init_cwnd": (2, 20, {}),
     "rto_min": (0.01, 5.0, {"loss_fwd_pct": 20.0}),
-    "rto_initial": (0.01, 5.0, {"loss_fwd_pct": 20.0}),
+    "rto_initial": (0.01, 5.0, {"loss_fwd_pct": 20.0, "handshake": "none"}),
     "hystart": (False, True, {"algorithm": "cubic", "delay_ms": 5.0}),
     "sack": (False, True, {"loss_fwd_pct": 3.0}),
     "sack_recovery": ("ns3", "linux", {"algorithm": "cubic", "sack": True, "loss_fwd_pct": 10.0}),  # lost again
+    "handshake": ("none", "ns3", {}),
     "mss_bytes": (500, 1448, {}),
     "rwnd_pkts": (4, 0, {}),
     "loss_fwd_pct": (0.0, 2.0, {}),

@@ -9,7 +9,11 @@ sampled link); links and routes: simulator/models/flow_routes.py.  Besides the S
   * ping probes (`probes=`: one small packet every `interval` s, echoed by the far end);
   * per-link queue disciplines, random loss and jitter (`links=`: {link id: {queue, loss, jitter}})
     and links sharing one half-duplex channel (`medium=`), ids from Topology.link_id.
-Flow i starts at i * start_interval s.  A schedule may change the bottleneck's rate (forward
+Flow i starts at i * start_interval s; with a handshake (tcp option `syn_timeout` > 0, the stack
+detail `handshake`) a SACK flow first sends a SYN (an ACK-sized packet, answered at once by its
+receiver) and starts its data, its RTT estimator seeded and its controller initialised, when the
+SYN-ACK arrives; a SYN or SYN-ACK lost is retried after syn_timeout, doubling (NS-2's agents have
+no handshake: the ns2 stack's default).  A schedule may change the bottleneck's rate (forward
 direction) or delay (both directions) during the run.  Every `sample_interval` s the model records
 per-flow cwnd, data in flight, smoothed RTT and delivered packets, and the bottleneck queue.
 """
@@ -42,6 +46,7 @@ cdef enum:
     EV_STOP = 9
     EV_UDP = 10
     EV_PROBE = 11
+    EV_SYN = 12
 
 cdef enum:
     FLOW_TCP = 0
@@ -88,6 +93,10 @@ cdef class FlowModel:
     cdef long long[::1] probe_sent, probe_replies
     cdef list probe_log
     cdef public dict link_ids
+    cdef double syn_timeout
+    cdef unsigned char[::1] syn_wait
+    cdef double[::1] syn_deadline
+    cdef long long[::1] syn_tries
     cdef object topology
 
     def __init__(self, str key, list controllers, bottleneck_bps=None, bottleneck_delay=None,
@@ -165,6 +174,10 @@ cdef class FlowModel:
         self.delack_scheduled = np.full(self.n, np.inf)
         self.pace_scheduled = np.full(self.n, np.inf)
         self.data_drops = np.zeros(self.n, dtype=np.int64)
+        self.syn_timeout = float(tcp.get("syn_timeout", 0.0))
+        self.syn_wait = np.zeros(self.n, dtype=np.uint8)
+        self.syn_deadline = np.full(self.n, np.inf)
+        self.syn_tries = np.zeros(self.n, dtype=np.int64)
         self.samples = []
         self.event_every = 8
         self.event_from = event_from
@@ -214,6 +227,41 @@ cdef class FlowModel:
             self.rto_scheduled[flow] = snd.rto_deadline
             self.events.push(snd.rto_deadline, EV_RTO, flow)
 
+    cdef void start_flow(self, int flow, double now) except *:
+        if self.syn_timeout > 0:
+            self.send_syn(flow, now)
+        else:
+            self.send_loop(flow, now)
+
+    cdef void send_syn(self, int flow, double now) except *:
+        """The handshake's SYN (seq -1), timed out after syn_timeout * 2^tries (ns-3 ConnTimeout
+        doubling; Linux TCP_TIMEOUT_INIT, doubling)."""
+        cdef int pid = self.net.new_packet(flow, PKT_DATA, -1, -1, now, self.ack_size)
+        self.syn_wait[flow] = 1
+        self.syn_deadline[flow] = now + self.syn_timeout * (1 << min(self.syn_tries[flow], 6))
+        self.syn_tries[flow] += 1
+        self.events.push(self.syn_deadline[flow], EV_SYN, flow)
+        if not self.net.send(pid, now):
+            self.net.free_packet(pid)
+
+    cdef void handshake_reply(self, int flow, Packet* p, double now) except *:
+        """A SYN at the receiver: a SYN-ACK (seq -1) echoing its timestamp."""
+        cdef int pid = self.net.new_packet(flow, PKT_ACK, -1, -1, p.ts, self.ack_size)
+        if not self.net.send(pid, now):
+            self.net.free_packet(pid)
+
+    cdef void handshake_done(self, int flow, double echo_ts, double now) except *:
+        """The first SYN-ACK at the sender: seed the RTT estimate, start the controller, send."""
+        if not self.syn_wait[flow]:
+            return                                  # the answer to a retried SYN came late
+        self.syn_wait[flow] = 0
+        self.syn_deadline[flow] = INFINITY
+        if self.classic[flow]:
+            (<TcpSender>self.senders[flow]).establish(now - echo_ts, now)
+        else:
+            (<SackSender>self.senders[flow]).establish(now - echo_ts, now)
+        self.send_loop(flow, now)
+
     cdef void send_ack(self, int flow, SackReceiver rcv, double now) except *:
         cdef int pid = self.net.new_packet(flow, PKT_ACK, rcv.rcv_nxt, rcv.ack_sack, rcv.ack_ts,
                                            self.ack_size)
@@ -231,6 +279,13 @@ cdef class FlowModel:
         cdef double d
         if self.kind[flow] != FLOW_TCP:
             self.deliver_other(pid, now)
+            return
+        if p.seq < 0:                               # the handshake (start_flow)
+            if p.kind == PKT_DATA:
+                self.handshake_reply(flow, p, now)
+            else:
+                self.handshake_done(flow, p.ts, now)
+            self.net.free_packet(pid)
             return
         if p.kind == PKT_DATA:
             d = now - p.ts                          # one-way delay of this transmission
@@ -368,7 +423,7 @@ cdef class FlowModel:
                     self.deliver(<int>ev.data, now)
                 elif r == 0:
                     flow = self.net.pkts[ev.data].flow
-                    if self.net.pkts[ev.data].kind == PKT_DATA and flow < self.n:
+                    if self.net.pkts[ev.data].kind == PKT_DATA and flow < self.n and self.net.pkts[ev.data].seq >= 0:
                         self.data_drops[flow] += 1
                     self.net.free_packet(<int>ev.data)
             elif ev.kind == EV_RTO:
@@ -403,7 +458,11 @@ cdef class FlowModel:
                 self.pace_scheduled[flow] = INFINITY
                 self.send_loop(flow, now)
             elif ev.kind == EV_START:
-                self.send_loop(<int>ev.data, now)
+                self.start_flow(<int>ev.data, now)
+            elif ev.kind == EV_SYN:
+                flow = <int>ev.data
+                if self.syn_wait[flow] and now == self.syn_deadline[flow]:
+                    self.send_syn(flow, now)
             elif ev.kind == EV_SCHED:
                 self.apply_change(self.schedule[ev.data])
             elif ev.kind == EV_UDP:

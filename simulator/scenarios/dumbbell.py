@@ -97,10 +97,7 @@ def packet_budget(p, rate_bps):
     return min(budget, MAX_CLASSIC_PACKETS)
 
 
-def key_params(p: dict) -> dict:
-    """The parameters a run's key is computed from: `p` without flow_extra_delay_ms when it is unset,
-    so adding that key kept every existing run's key (and its random streams)."""
-    return {k: v for k, v in p.items() if not (k == "flow_extra_delay_ms" and v is None)}
+key_params = network_keys.key_params     # unset late keys stay out of the run key
 
 
 def params_with_defaults(params):

@@ -6,13 +6,27 @@ from simulator.core.rng import Stream
 from simulator.tcp import stacks
 
 
+# keys added after results existed: left out of a run's key while unset, so adding them kept every
+# existing run's key (and its random streams)
+LATE_KEYS = ("flow_extra_delay_ms", "handshake")
+
+
+def key_params(p: dict) -> dict:
+    """The parameters a packet-network run's key is computed from (simulator/registry.py key)."""
+    return {k: v for k, v in p.items() if not (k in LATE_KEYS and v is None)}
+
+
 def check(p: dict, model: str, flows: int) -> None:
     """The stack and its details resolve; the capacity schedule parses; one start time per flow,
     each before the run ends."""
     try:
-        stacks.resolve(p)
+        d = stacks.resolve(p)
     except ValueError as e:
         raise ValueError(f"stack: {e} (model {model})") from None
+    if p.get("rto_initial") is not None and d.handshake == "ns3":
+        raise ValueError(f"rto_initial: {p['rto_initial']} s has no effect with handshake ns3 (ns-3 retries a SYN "
+                         "after its ConnTimeout, 3 s, and the SYN-ACK's RTT sample sets the RTO before any data); "
+                         "allowed: handshake: linux (a SYN waits rto_initial) or none (the first data waits it)")
     if p.get("capacity_schedule") is not None:
         capacity_schedule(p)
     starts = p.get("start_times_s")

@@ -58,6 +58,9 @@ HEADER_BYTES = 40                       # NS-2 TCP/IP header; the payload is pac
 ACK_BYTES = 40
 
 
+key_params = network_keys.key_params     # unset late keys stay out of the run key
+
+
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)

@@ -51,6 +51,9 @@ DEFAULTS = defaults_of(PARAMS)
 HEADERS, WIRE, ACK_WIRE, PING_WIRE = 66, 1514, 66, 98
 
 
+key_params = network_keys.key_params     # unset late keys stay out of the run key
+
+
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)

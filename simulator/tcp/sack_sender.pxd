@@ -29,6 +29,8 @@ cdef class SackSender:
     cdef public long long max_window      # receive-window cap in packets (0: none)
     # ssthresh at recovery entry sees the pipe after this ACK (ns-3) instead of before it (sack_sender.pyx)
     cdef public bint ssthresh_pipe_after_ack
+    # leaving LOSS (after a timeout) tells the controller CA_EVENT_COMPLETE_CWR, as leaving RECOVERY does
+    cdef public bint cwr_event_after_loss
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs
     # rate sampler
@@ -57,6 +59,7 @@ cdef class SackSender:
     cdef long long next_segment(self, double now) except -2
     cdef int on_ack(self, long long ack, long long sack, double echo_ts, double now) except -1
     cdef int on_timeout(self, double now) except -1
+    cdef int establish(self, double rtt, double now) except -1
     cdef void _deliver(self, long long seq, double now, double* newest_sent) noexcept
     cdef void _mark_losses(self) noexcept
     cdef void _detect_lost_retransmissions(self, double newest_delivered_sent) noexcept

@@ -8,6 +8,8 @@ thousands of packets in flight.  A retransmission that is lost again is detected
 (RFC 8985, as Linux): once a packet sent more than a reordering window after it is delivered.  With
 rack off (ns-3 3.44 and NS-2, which have no RACK) a hole is retransmitted once per recovery, as
 RFC 6675 NextSeg does, and a lost retransmission waits for the retransmission timeout.
+Leaving LOSS signals CA_EVENT_COMPLETE_CWR to the controller as Linux does (cwr_event_after_loss;
+ns-3 3.44 signals it only on leaving RECOVERY).
 
 Per ACK: RTT from the echoed timestamp -> SACK and cumulative delivery (rate sample) -> loss
 marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> recovery state
@@ -66,6 +68,7 @@ cdef class SackSender:
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
         self.rack = True
         self.ssthresh_pipe_after_ack = False
+        self.cwr_event_after_loss = True
         if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
                 or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
                 or self.tx_app_limited == NULL):
@@ -351,8 +354,15 @@ cdef class SackSender:
                 if s.ca_state == CA_RECOVERY:
                     s.cwnd = s.ssthresh
                     ended_recovery = True         # the window does not grow on this ACK
-                self._set_state(CA_OPEN)
-                self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
+                # Linux's BBR restores its pre-loss window on leaving LOSS as on leaving RECOVERY
+                # (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore); ns-3 leaves CA_LOSS without
+                # CA_EVENT_COMPLETE_CWR (tcp-socket-base.cc ProcessAck), so its TcpBbr keeps growing
+                # from one packet (cwr_event_after_loss False)
+                if s.ca_state == CA_RECOVERY or self.cwr_event_after_loss:
+                    self._set_state(CA_OPEN)
+                    self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
+                else:
+                    self._set_state(CA_OPEN)
         if s.ca_state == CA_OPEN and self.lost_out > 0:
             # the flight the window reduction sees: before this ACK (Linux's prior_in_flight), or,
             # as ns-3 does, the RFC 6675 pipe after it (its SACKs recorded, the head marked lost):
@@ -394,6 +404,21 @@ cdef class SackSender:
             self.min_cwnd = s.cwnd
         return 1
 
+    cdef int establish(self, double rtt, double now) except -1:
+        """The handshake ended at `now` with its RTT sample `rtt` (the SYN-ACK's echo): the RTT
+        estimate, the latest and the minimum RTT start from it, and the controller starts here, as
+        Linux (tcp_init_transfer) and ns-3 (TcpSocketBase::ProcessSynSent, TcpBbr's Init on the
+        first CA_OPEN) start theirs once connected."""
+        cdef TcpState s = self.s
+        s.now = now
+        self.rto.sample(rtt)
+        s.srtt = self.rto.srtt
+        s.last_rtt = rtt
+        s.min_rtt = rtt
+        self.cc.init(s)
+        self.min_cwnd = s.cwnd
+        return 0
+
     cdef int on_timeout(self, double now) except -1:
         cdef TcpState s = self.s
         cdef long long seq, i
@@ -425,6 +450,9 @@ cdef class SackSender:
         return 0
 
     # Python access for unit tests
+    def connect(self, double rtt, double now):
+        self.establish(rtt, now)
+
     def write(self, long long packets=1):
         self.app_write(packets)
 

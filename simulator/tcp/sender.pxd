@@ -25,3 +25,4 @@ cdef class TcpSender:
     cdef void mark_retransmit(self, long long seq, double now) noexcept
     cdef int on_ack(self, long long ack, double now) except -1
     cdef void on_timeout(self, double now) except *
+    cdef int establish(self, double rtt, double now) except -1

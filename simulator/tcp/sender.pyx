@@ -62,6 +62,18 @@ cdef class TcpSender:
         self.sent_time[seq] = now
         self.retransmissions += 1
 
+    cdef int establish(self, double rtt, double now) except -1:
+        """The handshake (a study's `handshake` detail; NS-2's agents have none) ended at `now` with
+        RTT sample `rtt`: the RTT estimate starts from it and the controller starts here."""
+        cdef TcpState s = self.s
+        s.now = now
+        self.rto.sample(rtt)
+        s.srtt = self.rto.srtt
+        s.last_rtt = rtt
+        s.min_rtt = rtt
+        self.cc.init(s)
+        return 0
+
     cdef int on_ack(self, long long ack, double now) except -1:
         """Process a cumulative ACK; returns the recovery action the model must perform."""
         cdef TcpState s = self.s

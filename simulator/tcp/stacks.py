@@ -14,7 +14,10 @@ Where each default comes from:
   SACK on (net.ipv4.tcp_sack = 1) with RFC 6675-style recovery; sack_recovery linux: RACK on
   (net.ipv4.tcp_recovery = 1, Documentation/networking/ip-sysctl.rst; net/ipv4/tcp_recovery.c
   tcp_rack_detect_loss), which also finds a retransmission lost again, and the window reduction
-  sees the flight before the ACK that starts recovery (prior_in_flight, net/ipv4/tcp_input.c tcp_ack).
+  sees the flight before the ACK that starts recovery (prior_in_flight, net/ipv4/tcp_input.c tcp_ack);
+  handshake linux: the SYN-ACK's RTT seeds srtt and the min-RTT filter (tcp_input.c
+  tcp_synack_rtt_meas), a lost SYN is retried after TCP_TIMEOUT_INIT = 1 s (the initial RTO,
+  rto_initial), doubling.
 * ns3 (3.44): ack_counting: src/internet/model/tcp-congestion-ops.cc TcpNewReno::SlowStart and
   CongestionAvoidance (per ACK; the Reno family only: TcpCubic::IncreaseWindow in tcp-cubic.cc counts
   bytes in slow start, "to approximate the effect of QUICKACK", so CUBIC keeps byte counting under
@@ -25,14 +28,20 @@ Where each default comes from:
   no RACK, its SACK recovery retransmits a hole once (tcp-tx-buffer.cc TcpTxBuffer::NextSeg, RFC
   6675), so a retransmission lost again waits for the RTO; and the window reduction entering
   recovery sees the pipe after the ACK that starts it (tcp-socket-base.cc
-  TcpSocketBase::EnterRecovery: GetSsThresh(BytesInFlight())). These ns-3 defaults were
+  TcpSocketBase::EnterRecovery: GetSsThresh(BytesInFlight())); leaving CA_LOSS after a timeout
+  sends the congestion control no CA_EVENT_COMPLETE_CWR (tcp-socket-base.cc ProcessAck, only the
+  exit from CA_RECOVERY does), so TcpBbr does not restore its pre-timeout window, where Linux's
+  BBR does (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore); handshake ns3: a SYN/SYN-ACK exchange
+  before the data, whose RTT sample seeds srtt (TcpSocketBase::ProcessSynSent -> EstimateRtt) and
+  so TcpBbr's min RTT and TcpVegas' base RTT; a lost SYN is retried after ConnTimeout 3 s, doubling
+  (tcp-socket.cc, TcpSocketBase::SendEmptyPacket m_cnTimeout * 2^k). These ns-3 defaults were
   read from the ns3 3.44 Python package's attribute table (TypeId originalInitialValue).
 * ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
   packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
   (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
-  Sack1Agent has no RACK either).
+  Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time.
 """
 from __future__ import annotations
 
@@ -51,19 +60,25 @@ class StackDetails:
     hystart: bool             # CUBIC's HyStart slow-start exit
     sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
     sack_recovery: str        # the SACK sender's recovery style: linux | ns3 (SACK_RECOVERY)
+    handshake: str            # a SYN exchange before a SACK flow's data: none | linux | ns3 (HANDSHAKE)
 
 
 PRESETS = {
-    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux"),
-    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3"),
-    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3"),
+    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux"),
+    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3"),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "none"),
 }
 NAMES = tuple(PRESETS)
 # how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
 # lost again as RACK does (else only by its RTO), and whether the window reduction entering recovery sees the
-# pipe after the ACK that starts it (else the flight before that ACK)
-SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False},
-                 "ns3": {"rack": False, "ssthresh_pipe_after_ack": True}}
+# pipe after the ACK that starts it (else the flight before that ACK), and whether leaving the timeout's LOSS
+# state ends a window reduction for the controller (CA_EVENT_COMPLETE_CWR: BBR restores its pre-loss window)
+SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_event_after_loss": True},
+                 "ns3": {"rack": False, "ssthresh_pipe_after_ack": True, "cwr_event_after_loss": False}}
+# the handshake, per style: the SYN's first timeout in s, doubling per retry (0: no handshake, data at the start
+# time; linux: the initial RTO, rto_initial, as TCP_TIMEOUT_INIT times Linux's SYN). The SYN-ACK's RTT sample
+# seeds the RTT estimate (and BBR's min RTT, Vegas' base RTT) before any data.
+HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0}
 # the study keys that set one detail each (every field but the stack's name)
 DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
 
@@ -101,4 +116,10 @@ def tcp_options(d: StackDetails) -> dict:
     """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
             "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
-            **SACK_RECOVERY[d.sack_recovery]}
+            "syn_timeout": syn_timeout(d), **SACK_RECOVERY[d.sack_recovery]}
+
+
+def syn_timeout(d: StackDetails) -> float:
+    """The SYN's first timeout under details `d`, s (0: no handshake)."""
+    t = HANDSHAKE[d.handshake]
+    return float(d.rto_initial if t is None else t)

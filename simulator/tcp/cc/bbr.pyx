@@ -25,9 +25,10 @@ UpdateRTprop -> CheckProbeRTT -> set pacing rate -> set cwnd.
   below the current max.  As in ns-3, the filter is seeded with cwnd / max(min_rtt, 1 ms)
   (min_rtt truncated to whole ms) at init and again when the first RTT is seen.
 * rtprop: min RTT over rtprop_window = 10 s; a sample <= rtprop or an expired filter replaces
-  it.  RTT source: use_srtt=True (default) takes s.srtt, because ns-3's TcpBbr reads
-  tcb->m_lastRtt, which ns-3 sets to the smoothed estimate; use_srtt=False takes rs.rtt, the
-  latest raw sample, as Linux does.
+  it.  RTT source: use_srtt=False (the catalogue's choice) takes rs.rtt, the latest raw sample, as
+  Linux does and as ns-3 does since 3.43 (TcpBbr reads tcb->m_lastRtt, which TcpSocketBase::EstimateRtt
+  sets to the RTT of the last ACKed segment; before 3.43 it was the smoothed estimate); use_srtt=True
+  (the default here) takes s.srtt, as ns-3.41 did.
 * Full pipe: at a round start with a non-app-limited sample, bw >= 1.25 full_bw resets the count;
   otherwise after 3 such rounds the pipe is full -> DRAIN, and ssthresh = inflight(1).
   DRAIN -> PROBE_BW when in_flight <= inflight(1).

@@ -13,4 +13,6 @@ def make(stack):
     from simulator.core.rng import Stream
     from simulator.tcp.cc import bbr
     phase = int(Stream(stack.key, f"bbr-phase-{stack.flow}").draw_uniform() * 7)
-    return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase], use_srtt=stack.name != "linux")
+    # the min-RTT filter takes the latest raw RTT sample under every stack: Linux's rs->rtt_us, and ns-3
+    # since 3.43 (3be702f, "Fix BBR incorrect minRtt updates") m_lastRtt, the sample of the last ACKed segment
+    return bbr.make(cycle_start=[0, 2, 3, 4, 5, 6, 7][phase], use_srtt=False)
