@@ -5,10 +5,9 @@ ns-3 process, ~10 s at 10 Mbit/s).
     python scripts/ns3_vegas_base.py '{"bottleneck_mbps": 10, "buffer_pkts": 69, "flows": 5}' --every 0.5
 
 Prints t, the queue (packets) and each flow's base RTT (ms; "-" before its first) in ns-3 and ours, then our
-run's mean RTT and retransmissions. With --handshake our Vegas takes ns-3's RTT input instead (a diagnostic, not
-a model option): each flow's data starts one SYN round trip after its start time, and the srtt Vegas reads is
-seeded by that SYN's RTT (the path's, with small packets, plus the queue our run had at the flow's start) and
-then smoothed by 1/8 per sample, as TcpSocketBase::EstimateRtt does after the handshake.
+run's mean RTT and retransmissions. Both sides open each connection with a SYN exchange whose RTT seeds the
+srtt Vegas reads (our `stack: ns3`, detail `handshake`); '{"handshake": "none"}' in the cell's JSON runs ours
+with data from the start time instead.
 """
 import bisect
 import json
@@ -72,34 +71,27 @@ def ns3_bases(p, seed, loss, every):
 
 
 class TracedVegas(Vegas):
-    """Our Vegas, logging (time, base RTT) at each change; with syn_rtt set, its RTT input is ns-3's."""
+    """Our Vegas, logging (time, base RTT) at each change."""
 
-    def setup(self, log, syn_rtt):
-        self.log, self.syn_rtt, self.own = log, syn_rtt, None
+    def setup(self, log):
+        self.log = log
 
     def pkts_acked(self, s, rs):
-        if self.syn_rtt is None:
-            Vegas.pkts_acked(self, s, rs)
-        else:
-            if rs.rtt > 0 and rs.acked > 0:
-                self.own = (self.syn_rtt if self.own is None else self.own) * 0.875 + 0.125 * rs.rtt
-            kept, s.srtt = s.srtt, (self.own if self.own is not None else self.syn_rtt)
-            Vegas.pkts_acked(self, s, rs)
-            s.srtt = kept
+        Vegas.pkts_acked(self, s, rs)
         if not self.log or self.log[-1][1] != self.base_rtt:
             self.log.append((s.now, self.base_rtt))
 
 
 @contextmanager
-def traced(logs, syn):
-    """Every Vegas flow built inside is a TracedVegas logging into logs[flow] (SYN RTT syn.get(flow))."""
+def traced(logs):
+    """Every Vegas flow built inside is a TracedVegas logging into logs[flow]."""
     build = catalogue.build
 
     def traced_build(name, stack):
         cc, rec = build(name, stack)
         t = TracedVegas(cc.alpha, cc.beta, cc.gamma, cc.use_srtt, cc.ns3_ssthresh)
         t.ack_counting = cc.ack_counting
-        t.setup(logs.setdefault(stack.flow, []), syn.get(stack.flow))
+        t.setup(logs.setdefault(stack.flow, []))
         return t, rec
 
     catalogue.build = traced_build
@@ -109,43 +101,19 @@ def traced(logs, syn):
         catalogue.build = build
 
 
-def syn_rtts(given, p):
-    """Each flow's SYN round trip on our side: flow i's SYN sees the queue the flows before it built (one run
-    per flow, each with the SYN RTTs found so far), at 1 ms resolution."""
-    path = 2 * (p["delay_ms"] + 2 * p["access_delay_ms"]) / 1e3 + 2 * dumbbell.ACK_WIRE * 8 / (p["bottleneck_mbps"] * 1e6)
-    per_packet = (p["mss_bytes"] + dumbbell.HEADERS) * 8 / (p["bottleneck_mbps"] * 1e6)
-    starts = [i * p["start_interval"] for i in range(int(p["flows"]))]
-    syn = {0: path}
-    for i in range(1, len(starts)):
-        with traced({}, syn):
-            tr = registry.run({**given, **delayed(starts, syn), "trace": True, "sample_interval": 0.001}, 1)["trace"]
-        k = bisect.bisect_left(tr["t"], starts[i])
-        syn[i] = path + tr["queue"][min(k, len(tr["t"]) - 1)] * per_packet
-    return syn
-
-
-def delayed(starts, syn):
-    return {"start_times_s": [t + syn.get(i, 0.0) for i, t in enumerate(starts)], "start_interval": None}
-
-
 def main():
     ap = cell_parser(__doc__)
-    ap.add_argument("--handshake", action="store_true", help="our Vegas with ns-3's RTT input (docstring)")
     a = ap.parse_args()
     given = {"model": "dumbbell", "algorithm": "vegas", "duration": 20, "warmup": 5, "delay_ms": 20,
              "stack": "ns3", "delack_count": 1, **json.loads(a.params)}
     if a.loss_pct:
         given["loss_fwd_pct"] = a.loss_pct
     p = dumbbell.params_with_defaults(given)
-    syn = syn_rtts(given, p) if a.handshake else {}
     logs = {}
-    with traced(logs, syn):
-        run = registry.run({**given, **(delayed([i * p["start_interval"] for i in range(int(p["flows"]))], syn)
-                                        if syn else {}), "trace": True}, a.seed)
+    with traced(logs):
+        run = registry.run({**given, "trace": True}, a.seed)
     ours = run["trace"]
     theirs = ns3_bases(p, a.seed, a.loss_pct, a.every)
-    if syn:
-        print("our SYN RTTs (ms):", " ".join(f"{1e3 * syn[i]:.2f}" for i in sorted(syn)))
     n = int(p["flows"])
     print("t_s  queue_ns3 queue_ours  " + "  ".join(f"base{i}_ns3 base{i}_ours" for i in range(n)))
     for t, q, bases in theirs:
