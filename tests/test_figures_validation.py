@@ -103,23 +103,6 @@ def test_bbr_rate_samples_above_the_link_are_named_only_where_linux_timing_stays
     assert "[rate sample]" not in val.explanations(t.drop(columns=["ns3_rate_sample_max_over_link_pct"]))
 
 
-def test_vegas_base_rtt_from_the_handshake_is_named_only_with_its_evidence():
-    t = table().iloc[[1]].copy()                  # ours 95%, ns-3 75%
-    t["algorithm"], t["ns3_timeouts"], t["ns3_retransmissions"], t["ours_retransmissions"] = "vegas", 0, 0, 0
-    assert "[handshake]" not in val.explanations(t)           # older records: no evidence columns
-    t["ns3_handshake_rtt_ms"], t["ns3_srtt_min_ms"], t["ns3_data_rtt_min_ms"] = 40.048, 40.048, 40.165
-    t["ns3_ss_exit_ssthresh_pkts"], t["ns3_ss_exit_s"] = 71.0, 0.1645
-    text = val.explanations(t)
-    assert "reached 40.048 ms" in text and "was below 40.165 ms" in text and "ssthresh 71 packets" in text
-    assert "**[handshake]** ns-3's Vegas takes its base RTT below any round trip of data" in text
-    t["ns3_srtt_min_ms"] = 40.2                   # srtt never below the data's RTT: not this cause
-    assert "[handshake]" not in val.explanations(t)
-    t["ns3_srtt_min_ms"], t["ns3_retransmissions"] = 40.048, 44     # a loss moved the window: not shown to be this
-    assert "[handshake]" not in val.explanations(t)
-    t["ns3_retransmissions"], t["algorithm"] = 0, "cubic"
-    assert "[handshake]" not in val.explanations(t)
-
-
 def seeded(d_util_pp=3.0, p_util=0.4, d_rtt_pct=0.0, p_rtt=0.9):
     """An outside cell with random loss, five seeds a side, and the p of each bounded difference."""
     r = row("s", ours_u=0.60 + d_util_pp / 100, ns3_u=0.60, ours_r=50.0 * (1 + d_rtt_pct / 100), ns3_r=50.0)

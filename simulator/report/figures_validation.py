@@ -55,19 +55,6 @@ CAUSE_TEXT = {
                    "10-round maximum filter keeps the high sample, so ns-3 paces faster than the link drains and its "
                    "queue grows until the 2-BDP window stops it: a standing queue our side, which takes the sample "
                    "per ACK, does not build.",
-    "handshake": "ns-3's Vegas takes its base RTT below any round trip of data. Its connection opens with a "
-                 "SYN/SYN-ACK exchange whose RTT sample (small packets: no 1490-byte serialisation at the "
-                 "bottleneck) is the estimator's first measurement, so it becomes the smoothed RTT "
-                 "(TcpSocketBase::EstimateRtt, RttMeanDeviation::Measurement), and TcpVegas::PktsAcked takes "
-                 "m_baseRtt as the minimum of that srtt (tcp-socket-base.cc passes m_tcb->m_srtt): 0.1 ms lower "
-                 "than the data's. In slow start TcpVegas::IncreaseWindow leaves when diff = cwnd - "
-                 "floor(cwnd * baseRtt / minRtt) exceeds gamma = 1; with the lower base the truncated diff reaches "
-                 "2 one round earlier (cwnd 73, srtt 40.63 ms: ns-3 71.99 -> diff 2, ours with the data's 40.17 ms "
-                 "base 72.17 -> diff 1), so ns-3 leaves at 72 packets where ours doubles once more and leaves at "
-                 "143. Both then add one packet per RTT, so ns-3 reaches the BDP (about 340 packets) some 70 RTTs "
-                 "(2.9 s) later, inside the measured span: `python scripts/ns3_cwnd.py` shows the two windows "
-                 "(ns-3 at 192 packets at 5 s, 339 at 11 s; ours 262 and 338 at 8.1 s). Our connections start "
-                 "with data, without a handshake, so our base RTT is the data's.",
     "seeds": "With random loss, a run's result depends on which packets are lost: one cell's utilization moves by "
              "several points from seed to seed on either side. A cell's value is the mean over its seeds; where that "
              "mean differs by more than the bounds but the difference is not significant by the rule every claim of "
@@ -89,26 +76,16 @@ CAUSE_TEXT = {
            "timeout.",
     "late start": "Vegas cannot tell a queue that stood when a flow started from the path's own delay: its base RTT "
                   "is the least RTT it has seen, so a flow that starts while others queue counts their queue as path "
-                  "and keeps it. In the 10 Mbit/s, 69-packet cells flows 3 and 4 (started at 0.3 and 0.4 s) start "
-                  "into a queue on both sides, but ns-3 gives them lower bases, two ways. First, ns-3 opens each "
-                  "connection with a SYN exchange one RTT before any data, whose sample seeds the srtt "
-                  "(TcpSocketBase::EstimateRtt, RttMeanDeviation::Measurement; later samples move it by 1/8) that "
-                  "TcpVegas::PktsAcked takes as its RTT (tcp-socket-base.cc passes m_tcb->m_srtt), taken while "
-                  "the queue was shorter: flows 1-3 took bases of 47.1, 53.8 and 91.5 ms in ns-3, 59.5, 66.9 and "
-                  "121.9 ms in ours, whose connections start with data (a full buffer's RTT is 123 ms); with its "
-                  "higher base our flow 1 stayed in slow start to 73 packets (ns-3's left at 31) and the buffer was "
-                  "full by 0.3 s (67 packets; ns-3 41). Second, ns-3's flow 4 got no ACK for its first window and timed "
-                  "out (1.51 s), and flow 3 waited in recovery from 0.97 s until its timeout (1.98 s: without RACK "
-                  "a retransmission lost again waits for the timeout); meanwhile the other flows' windows shrank and the queue fell to 21 packets, when flows "
-                  "3 and 4 took bases of 77.5 and 69.1 ms. ns-3 then holds 32 packets (81 ms); ours, whose flows 3 "
-                  "and 4 keep bases of 99-122 ms, keeps the buffer full (65-69 packets, 122 ms) and loses packets "
-                  "from it, and its lost retransmissions wait for timeouts too (24 without loss). Our Vegas given ns-3's RTT input (srtt seeded by a "
-                  "SYN sample at the flow's start, data one RTT later: `python scripts/ns3_vegas_base.py "
-                  "--handshake`, a diagnostic, not a model option) takes bases of 46.8, 52.7 and 87.8 ms for flows "
-                  "1-3 and runs at 94.9 ms with 93 retransmissions without loss (ns-3 81.1 ms, 44) and 90.3 ms "
-                  "with 111 with 0.1% loss (seed 1; ns-3 81.1 ms, 59): the handshake is most of the difference, "
-                  "ns-3's timeouts early in the run the rest. With loss ns-3's bases fall further as losses let its "
-                  "queue drain (to 70 ms by 18 s); ours, whose queue stays full, only to 113 ms.",
+                  "and keeps it, and the queue the flows hold is set by their bases. Both sides open each connection "
+                  "with a SYN exchange whose sample seeds the srtt Vegas reads (ns-3: TcpSocketBase::EstimateRtt, "
+                  "and TcpVegas::PktsAcked takes m_tcb->m_srtt; ours: the `ns3` stack's `handshake`), and in the "
+                  "10 Mbit/s, 69-packet cell (seed 1) the first four flows take the same bases on both sides: 40.3, "
+                  "47.1, 53.8 and 91.5 ms in ns-3, 40.3, 47.3, 53.4 and 92.2 ms in ours. They part in the next two "
+                  "seconds: ns-3's queue fell to 33 packets by 3 s, ours to 44, so ns-3's flows 4 and 5 lowered their "
+                  "bases to 77.5 and 69.1 ms where ours kept 87.8 and 90.1 ms, and from then on each side holds the "
+                  "queue its bases imply (ns-3 32-33 packets, ours 44-45). We have not traced why ns-3's queue drained "
+                  "further in those seconds. `python scripts/ns3_vegas_base.py '{\"bottleneck_mbps\": 10, "
+                  "\"buffer_pkts\": 69, \"flows\": 5}' --every 1` prints both sides' bases and queues.",
     "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
                 "but was held out of order (behind a segment lost to a timeout) is counted when it is delivered, "
                 "after it; both sides count this way, so the excess is ns-3's backlog, not a faster link.",
@@ -147,24 +124,6 @@ def ns3_rate_above_link(row) -> str:
         return ""
     return (f"ns-3's BBR took a delivery-rate sample {number_format.num(over - 100, 2)}% above what the link "
             f"carries; timed per ACK as Linux does, its largest is {number_format.num(linux, 2)}% of it [rate sample]")
-
-
-def ns3_vegas_handshake_base(row) -> str:
-    """ns-3's srtt, Vegas's RTT input, went below every data segment's RTT sample: its base RTT is the
-    handshake's, and ns-3 left slow start with a window far below the BDP and carried less; only in cells
-    where neither side retransmitted (with losses, the windows were not traced to this)."""
-    hs, smin = row.get("ns3_handshake_rtt_ms", float("nan")), row.get("ns3_srtt_min_ms", float("nan"))
-    data, exit_pkts = row.get("ns3_data_rtt_min_ms", float("nan")), row.get("ns3_ss_exit_ssthresh_pkts", float("nan"))
-    if (row["algorithm"] != "vegas" or not row["d_utilization_pp"] > UTILIZATION_PP or not smin < data
-            or row["ns3_retransmissions"] or row["ours_retransmissions"]):
-        return ""     # only where no loss moved either window: Vegas's rules alone set them
-    text = (f"ns-3's smoothed RTT, the input of its Vegas, reached {number_format.num(smin, 5)} ms (its handshake's "
-            f"sample: {number_format.num(hs, 5)} ms) while no data segment's RTT was below "
-            f"{number_format.num(data, 5)} ms")
-    if exit_pkts == exit_pkts:
-        text += (f"; it left slow start with ssthresh {number_format.num(exit_pkts)} packets at "
-                 f"{number_format.num(row['ns3_ss_exit_s'], 3)} s")
-    return text + " [handshake]"
 
 
 def within_seed_spread(row) -> str:
@@ -235,7 +194,7 @@ def our_overshoot(row) -> str:
 
 # each reads the evidence in a cell's row: its sentence naming the cause, or "" when it is not the cell's
 CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot, ns3_rate_above_link,
-          ns3_vegas_handshake_base, ns3_vegas_late_start_base, ns3_prr_double_count, within_seed_spread)
+          ns3_vegas_late_start_base, ns3_prr_double_count, within_seed_spread)
 FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
                  "flows": "flows", "loss_fwd_pct": "loss (%)"}
 
