@@ -1,5 +1,9 @@
+from simulator.tcp.cc.base cimport TcpState
+
+
 cdef class RtoEstimator:
     cdef readonly double srtt, rttvar, rto, min_rto, max_rto, granularity
     cdef readonly bint has_sample
     cdef void sample(self, double r) noexcept
     cdef void backoff(self) noexcept
+    cdef void handshake(self, TcpState s, double rtt) noexcept

@@ -25,6 +25,13 @@ cdef class RtoEstimator:
         self.rto = min(max(self.srtt + max(self.granularity, 4.0 * self.rttvar), self.min_rto),
                        self.max_rto)
 
+    cdef void handshake(self, TcpState s, double rtt) noexcept:
+        """The SYN-ACK's sample `rtt` starts the estimate and the connection's latest and minimum RTT."""
+        self.sample(rtt)
+        s.srtt = self.srtt
+        s.last_rtt = rtt
+        s.min_rtt = rtt
+
     cdef void backoff(self) noexcept:
         self.rto = min(2.0 * self.rto, self.max_rto)
 

@@ -409,14 +409,10 @@ cdef class SackSender:
         estimate, the latest and the minimum RTT start from it, and the controller starts here, as
         Linux (tcp_init_transfer) and ns-3 (TcpSocketBase::ProcessSynSent, TcpBbr's Init on the
         first CA_OPEN) start theirs once connected."""
-        cdef TcpState s = self.s
-        s.now = now
-        self.rto.sample(rtt)
-        s.srtt = self.rto.srtt
-        s.last_rtt = rtt
-        s.min_rtt = rtt
-        self.cc.init(s)
-        self.min_cwnd = s.cwnd
+        self.s.now = now
+        self.rto.handshake(self.s, rtt)
+        self.cc.init(self.s)
+        self.min_cwnd = self.s.cwnd
         return 0
 
     cdef int on_timeout(self, double now) except -1:

@@ -65,13 +65,9 @@ cdef class TcpSender:
     cdef int establish(self, double rtt, double now) except -1:
         """The handshake (a study's `handshake` detail; NS-2's agents have none) ended at `now` with
         RTT sample `rtt`: the RTT estimate starts from it and the controller starts here."""
-        cdef TcpState s = self.s
-        s.now = now
-        self.rto.sample(rtt)
-        s.srtt = self.rto.srtt
-        s.last_rtt = rtt
-        s.min_rtt = rtt
-        self.cc.init(s)
+        self.s.now = now
+        self.rto.handshake(self.s, rtt)
+        self.cc.init(self.s)
         return 0
 
     cdef int on_ack(self, long long ack, double now) except -1:
