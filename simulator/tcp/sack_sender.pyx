@@ -358,11 +358,9 @@ cdef class SackSender:
                 # (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore); ns-3 leaves CA_LOSS without
                 # CA_EVENT_COMPLETE_CWR (tcp-socket-base.cc ProcessAck), so its TcpBbr keeps growing
                 # from one packet (cwr_event_after_loss False)
-                if s.ca_state == CA_RECOVERY or self.cwr_event_after_loss:
-                    self._set_state(CA_OPEN)
+                self._set_state(CA_OPEN)
+                if ended_recovery or self.cwr_event_after_loss:
                     self.cc.cwnd_event(s, CA_EVENT_COMPLETE_CWR)
-                else:
-                    self._set_state(CA_OPEN)
         if s.ca_state == CA_OPEN and self.lost_out > 0:
             # the flight the window reduction sees: before this ACK (Linux's prior_in_flight), or,
             # as ns-3 does, the RFC 6675 pipe after it (its SACKs recorded, the head marked lost):
@@ -446,9 +444,6 @@ cdef class SackSender:
         return 0
 
     # Python access for unit tests
-    def connect(self, double rtt, double now):
-        self.establish(rtt, now)
-
     def write(self, long long packets=1):
         self.app_write(packets)
 
