@@ -129,8 +129,14 @@ def test_a_significant_difference_or_one_seed_is_not_explained_by_the_seeds():
 
 def test_the_seeds_text_says_which_cells_ran_more_seeds():
     t = pd.DataFrame([row("a"), seeded()])
-    assert val.seeds_text(t) == "one seed without random loss, mean over 5 seeds with it"
+    assert val.seeds_text(t) == ("mean over 5 seeds where a run depends on its seed (random loss with NewReno, "
+                                 "CUBIC or Vegas), one seed elsewhere")
     assert val.seeds_text(t.iloc[:1]) == "one seed"
+    bbr = {**row("b", alg="bbr"), "seeds": 5}
+    assert val.seeds_text(pd.DataFrame([row("a"), bbr])) == (
+        "mean over 5 seeds where a run depends on its seed (several BBR flows), one seed elsewhere")
+    assert "(random loss with NewReno, CUBIC or Vegas; several BBR flows)" in val.seeds_text(
+        pd.DataFrame([row("a"), seeded(), bbr]))
 
 
 def test_prr_double_count_is_named_only_with_its_evidence_and_where_ns3_is_the_lower_side():

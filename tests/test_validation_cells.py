@@ -80,13 +80,25 @@ def test_an_unknown_cell_is_an_error_naming_the_file(tmp_path, capsys):
     assert str(f) in capsys.readouterr().err
 
 
-def test_only_cells_with_random_loss_and_a_loss_based_algorithm_run_more_than_one_seed():
+def test_cells_whose_runs_depend_on_the_seed_run_the_studys_seeds_the_rest_one():
     _, found = cells.load_cells(STUDY)
-    lossy = next(c for c in found if c.params.get("loss_fwd_pct"))
-    clean = next(c for c in found if not c.params.get("loss_fwd_pct") and c.params["algorithm"] == "cubic")
-    bbr = next(c for c in found if c.params.get("loss_fwd_pct") and c.params["algorithm"] == "bbr")
-    assert list(cells.seeds(lossy, 5)) == [1, 2, 3, 4, 5] and list(cells.seeds(clean, 5)) == [1]
-    assert list(cells.seeds(bbr, 5)) == [1]
+
+    def cell(algorithm, flows, loss):
+        return next(c for c in found if c.params["algorithm"] == algorithm and c.params["flows"] == flows
+                    and bool(c.params.get("loss_fwd_pct")) == loss)
+    for algorithm in ("newreno", "cubic", "vegas"):          # random loss moves a loss-based window
+        assert list(cells.seeds(cell(algorithm, 1, True), 5)) == [1, 2, 3, 4, 5]
+        assert list(cells.seeds(cell(algorithm, 5, False), 5)) == [1]
+    assert list(cells.seeds(cell("bbr", 1, True), 5)) == [1]   # one BBR flow: loss-blind, its phase barely matters
+    for loss in (False, True):                                 # several BBR flows: their random gain-cycle phases
+        assert list(cells.seeds(cell("bbr", 5, loss), 5)) == [1, 2, 3, 4, 5]
+
+
+def test_several_bbr_flows_depend_on_the_seed_on_our_side(tmp_path):
+    f = study_file(tmp_path, "grid:\n  algorithm: [bbr]\n"
+                             "fixed:\n  duration: 4\n  warmup: 1\n  bottleneck_mbps: 10\n  flows: 3\n")
+    (a, b) = (run_cell.record(f, "algorithm~bbr", seed, "ours")["metrics"] for seed in (1, 2))
+    assert a != b
 
 
 def test_without_random_loss_our_side_does_not_depend_on_the_seed(tmp_path):

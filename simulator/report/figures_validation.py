@@ -236,14 +236,18 @@ def outside(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def seeds_text(table: pd.DataFrame) -> str:
-    """'one seed a cell', or per kind of cell when cells with random loss ran more seeds than those without."""
-    def said(part):
-        n = sorted(set(part["seeds"].dropna().astype(int)))
-        return "one seed" if n == [1] else f"mean over {' or '.join(map(str, n))} seeds"
-    lossy = table["loss_fwd_pct"] > 0
-    if said(table[lossy]) == said(table[~lossy]) or not lossy.any() or lossy.all():
-        return said(table)
-    return f"{said(table[~lossy])} without random loss, {said(table[lossy])} with it"
+    """'one seed a cell', or which cells ran more (simulator/validation/cells.py seeds: random loss with a
+    loss-based algorithm, several BBR flows), from the seeds the table's cells actually ran."""
+    n = table["seeds"].fillna(1).astype(int)
+    if (n == 1).all():
+        return "one seed"
+    kinds = []
+    if (n[(table["loss_fwd_pct"] > 0) & (table["algorithm"] != "bbr")] > 1).any():
+        kinds.append("random loss with NewReno, CUBIC or Vegas")
+    if (n[(table["algorithm"] == "bbr") & (table["flows"] > 1)] > 1).any():
+        kinds.append("several BBR flows")
+    more = " or ".join(map(str, sorted(set(n[n > 1]))))
+    return f"mean over {more} seeds where a run depends on its seed ({'; '.join(kinds)}), one seed elsewhere"
 
 
 def describe(row) -> str:

@@ -38,15 +38,21 @@ def _cell(path, params) -> Cell:
 
 # BBR (v1) sets its rate from its delivery-rate and min-RTT model, not from losses: random loss barely moves it
 LOSS_BLIND = {"bbr"}
+# ... but each BBR flow enters PROBE_BW at a random phase of its gain cycle (Linux bbr_reset_probe_bw_mode,
+# ns-3 TcpBbr's m_uv), so several BBR flows' shares of the link depend on the seed
+RANDOM_PHASE = {"bbr"}
 
 
 def seeds(cell: Cell, study_seeds: int) -> range:
-    """The seeds a cell runs on each side: the study's `seeds` where random loss makes a run depend on its seed
-    (which packets are lost moves a loss-based window, and utilization by several points), seed 1 alone elsewhere:
-    without random loss both simulators are deterministic, and BBR's runs (its random gain-cycle phase aside) do
-    not follow the loss pattern; its ns-3 cells are also the slowest."""
-    random = cell.params.get("loss_fwd_pct") and cell.params["algorithm"] not in LOSS_BLIND
-    return range(1, (study_seeds if random else 1) + 1)
+    """The seeds a cell runs on each side: the study's `seeds` where a run depends on its seed, seed 1 alone elsewhere.
+    A run depends on its seed where random loss meets a loss-based algorithm (which packets are lost moves its
+    window, and utilization by several points) and where several BBR flows share the link (their random gain-cycle
+    phases set who probes when). Without random loss a loss-based cell is deterministic on both sides, and one BBR
+    flow alone barely depends on its phase."""
+    p = cell.params
+    random_loss = p.get("loss_fwd_pct") and p["algorithm"] not in LOSS_BLIND
+    random_phase = p["algorithm"] in RANDOM_PHASE and int(p.get("flows", 1)) > 1
+    return range(1, (study_seeds if random_loss or random_phase else 1) + 1)
 
 
 def ours_params(cell: Cell) -> dict:
