@@ -1,8 +1,9 @@
-# Event queue: a binary min-heap of C structs keyed by (time, insertion sequence).
+# Event queue: a binary min-heap of C structs keyed by (time, when scheduled, insertion sequence).
 
 cdef struct Event:
     double time
-    long long seq      # insertion order: breaks ties so runs are deterministic
+    double born        # when it was scheduled (or would have been: a packet's departure worked out ahead)
+    long long seq      # insertion order: with born, breaks ties so runs are deterministic
     int kind           # what happens (model-defined code)
     long long data     # integer payload (packet id, timer generation, ...)
 
@@ -14,6 +15,7 @@ cdef class EventQueue:
     cdef long long next_seq
     cdef public long long pushed    # events ever scheduled (for event-rate benchmarks)
     cdef public long long popped    # events taken off the queue (processed)
+    cdef readonly double now        # time of the last event taken off (what push records as born)
 
     cdef int push(self, double time, int kind, long long data) except -1
     cdef inline long long reserve(self) noexcept:
@@ -22,7 +24,7 @@ cdef class EventQueue:
         self.pushed += 1
         self.next_seq += 1
         return self.next_seq - 1
-    cdef int push_seq(self, double time, int kind, long long data, long long seq) except -1
+    cdef int push_seq(self, double time, int kind, long long data, long long seq, double born) except -1
     cdef Event pop(self) noexcept
     cdef inline bint empty(self) noexcept:
         return self.size == 0

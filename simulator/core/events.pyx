@@ -1,9 +1,13 @@
-"""Binary heap of C event structs; ties in time are broken by insertion order."""
+"""Binary heap of C event structs.  Ties in time are broken by when each event was scheduled, then by
+insertion order.  For events pushed as they are scheduled that is insertion order alone (time only moves
+forward); an event a model works out ahead of time (a packet's arrival after a departure decided early,
+simulator/net/network.pyx) carries the time it would have been scheduled, so it takes the same place
+among simultaneous events as if it had been scheduled then."""
 from libc.stdlib cimport malloc, realloc, free
 
 
 cdef inline bint _before(Event* a, Event* b) noexcept nogil:
-    return a.time < b.time or (a.time == b.time and a.seq < b.seq)
+    return a.time < b.time or (a.time == b.time and (a.born < b.born or (a.born == b.born and a.seq < b.seq)))
 
 
 cdef class EventQueue:
@@ -16,6 +20,7 @@ cdef class EventQueue:
         self.next_seq = 0
         self.pushed = 0
         self.popped = 0
+        self.now = 0.0
 
     def __dealloc__(self):
         free(self.heap)
@@ -23,10 +28,10 @@ cdef class EventQueue:
     cdef int push(self, double time, int kind, long long data) except -1:
         self.pushed += 1
         self.next_seq += 1
-        return self.push_seq(time, kind, data, self.next_seq - 1)
+        return self.push_seq(time, kind, data, self.next_seq - 1, self.now)
 
-    cdef int push_seq(self, double time, int kind, long long data, long long seq) except -1:
-        """Schedule an event whose tie order `seq` was taken earlier by reserve()."""
+    cdef int push_seq(self, double time, int kind, long long data, long long seq, double born) except -1:
+        """Schedule an event whose tie order `seq` was taken earlier by reserve(), as if scheduled at `born`."""
         cdef Event* grown
         if self.size == self.capacity:
             grown = <Event*>realloc(self.heap, 2 * self.capacity * sizeof(Event))
@@ -37,6 +42,7 @@ cdef class EventQueue:
         cdef Event ev
         ev.time = time
         ev.seq = seq
+        ev.born = born
         ev.kind = kind
         ev.data = data
         # sift up
@@ -59,6 +65,7 @@ cdef class EventQueue:
         cdef Event last
         cdef Py_ssize_t i = 0, child, n
         self.popped += 1
+        self.now = top.time
         self.size -= 1
         n = self.size
         if n > 0:

@@ -33,6 +33,10 @@ from simulator.tcp.sack_sender cimport SackSender
 from simulator.tcp.sender cimport TcpSender
 from simulator.tcp.recovery cimport ACT_RETRANSMIT
 
+# False: every link takes two events per packet (Network.plan not called); tests compare the two paths
+PLAN_LINKS = True
+
+
 cdef enum:
     EV_LINK_DONE = 0
     EV_ARRIVE = 1
@@ -398,6 +402,8 @@ cdef class FlowModel:
         cdef int r, flow
         cdef SackSender snd
         cdef SackReceiver rcv
+        if PLAN_LINKS:
+            self.net.plan(self.timed_links(), PLAN_LINKS != "lazy")
         for i in range(self.n):
             self.events.push(self.start_times[i], EV_START, i)
             if self.stop_times[i] < self.duration:
@@ -486,6 +492,15 @@ cdef class FlowModel:
             snd.on_timeout(now)
         self.classic_send_loop(flow, now)
 
+    def timed_links(self):
+        """The links whose rate or delay the schedule changes during the run (apply_change's defaults)."""
+        out = set()
+        for change in self.schedule:
+            links = change[3] if len(change) > 3 else None
+            out.update(links or ([self.bottleneck_fwd] if change[1] == "rate" else
+                                 [self.bottleneck_fwd, self.bottleneck_rev]))
+        return sorted(out)
+
     def apply_change(self, change):
         """(t, "rate"|"delay", value[, link ids]): without ids, the monitored link (both
         directions for a delay change)."""
@@ -501,7 +516,7 @@ cdef class FlowModel:
             raise ValueError(f"schedule entry {change}: change must be 'rate' or 'delay'")
 
     def sample(self, double now):
-        row = [now, self.net.queue_length(self.bottleneck_fwd)]
+        row = [now, self.net.queue_length(self.bottleneck_fwd, now)]
         row2 = []
         for i in range(self.n):
             rcv = <SackReceiver>self.receivers[i]
@@ -551,7 +566,7 @@ cdef class FlowModel:
                 "event_rtt_median_s": self.ev_rtt.median(), "event_rtt_rel_error": self.ev_rtt.rel_error,
                 "event_inflight_median": self.ev_inflight.median(),
                 "events": self.events.pushed, "events_processed": self.events.popped,
-                "bottleneck": self.net.link_stats(self.bottleneck_fwd),
+                "bottleneck": self.net.link_stats(self.bottleneck_fwd, now),
                 "samples2": self.samples2,
                 "udp": [{"sent": int(self.udp_sent[j]), "delivered": int(self.udp_delivered[j])}
                         for j in range(len(self.udp))],

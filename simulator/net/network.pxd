@@ -20,7 +20,8 @@ cdef struct Packet:
     int wire_link       # the link whose wire queue holds it, or -1
     int wire_next       # the packet behind it on that wire, or -1
     double wire_arrival # when it reaches the far end
-    long long wire_seq  # its place in the event order, taken when it left the link
+    long long wire_seq  # its place in the event order, taken when it left the link ...
+    double wire_born    # ... and when that was (its departure, which a lazy link works out ahead)
 
 
 cdef struct Link:
@@ -38,6 +39,14 @@ cdef struct Link:
     # packets propagating on the wire in arrival order: only the head has an event queued, so
     # the event heap holds O(links + timers) entries, not O(packets in flight)
     int wire_head, wire_tail
+    # a FIFO DropTail link whose rate and delay stay fixed (Network.plan) computes each packet's departure
+    # when it arrives: no event for the end of its serialisation ("lazy")
+    bint lazy
+    bint eager          # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
+    double last_done    # when the last packet it accepted finishes serialising
+    double* lz_arr      # the accepted packets that still wait, in order: when each arrived ...
+    double* lz_start    # ... and when its serialisation starts (both rise along the ring)
+    long lz_head, lz_count, lz_cap
 
 
 cdef class Network:
@@ -77,11 +86,14 @@ cdef class Network:
     cdef int send(self, int pid, double now) except -2
     cdef int link_done(self, int link, double now) except -1
     cdef int arrive(self, int pid, double now) except -2
-    cdef int _propagate(self, int link, int pid, double arrival) except -1
+    cdef int _propagate(self, int link, int pid, double arrival, double born) except -1
+    cdef int _depart(self, int link, int pid, double done) except -1
+    cdef int _lazy_hop(self, int link, int pid, double arrival) except -2
+    cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1
     cdef void _leave_wire(self, int pid) except *
     cdef int _enqueue(self, int link, int pid, double now) except -2
     cdef int _grow_ring(self, Link* l) except -1
     cdef int _enqueue_disc(self, int link, int pid) except -2
     cdef void _start(self, int link, int pid, double now) except *
     cdef int _dequeue(self, int link) except -2
-    cpdef long queue_length(self, int link)
+    cpdef long queue_length(self, int link, double now=*)

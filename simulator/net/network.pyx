@@ -11,6 +11,17 @@ link of its flow's route (data and ACKs have separate routes); at the far end of
 goes on to the next, or is handed back to the model when the route ends.  Link rates and delays
 may change during a run (set_rate / set_delay): a packet already serialising keeps its timing.
 
+Departures computed at arrival (`plan`, called once routes, impairments and the links whose rate or delay
+change during the run are known): a DropTail link without jitter, discipline or medium whose rate and delay
+stay fixed knows each packet's departure when it arrives (the later of its arrival and the previous
+departure, plus its serialisation), so it needs no event for the end of a serialisation: such a link is
+"lazy", and counts its waiting packets from their start times when deciding a drop.  A lazy link fed by one
+link only (never the first link of a route) sees its packets in the order that link sends them, so it is
+"eager": it takes each packet at once when the link before it sends it, with no arrival event of its own
+(a dumbbell's access links, and the bottleneck of a one-flow path).  A packet an eager link drops is
+reported when it would have arrived there, as before.  Only the order of simultaneous events differs from
+one event per step.  Without `plan` every link takes the two events per packet (unit tests of that path).
+
 Propagation: packets leave a wire in the order they entered it (a constant delay), so each link
 keeps its propagating packets in a list threaded through the packet pool and only the list's head
 has an arrival event queued (as htsim's pipes do).  Each packet's event keeps the tie order it
@@ -18,6 +29,7 @@ would have had if queued when it left the link (EventQueue.reserve), so events a
 exactly the same order as with one event per packet.  A packet that would overtake the list's tail
 (jitter, or a delay cut mid-run) gets its own event instead.
 """
+from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
 
 from simulator.core.events cimport EventQueue
@@ -62,6 +74,8 @@ cdef class Network:
         if self.links != NULL:
             for i in range(self.n_links):
                 free(self.links[i].ring)
+                free(self.links[i].lz_arr)
+                free(self.links[i].lz_start)
         free(self.links)
         free(self.pkts)
         free(self.route_links)
@@ -105,6 +119,14 @@ cdef class Network:
         l.max_queue = 0
         l.wire_head = -1
         l.wire_tail = -1
+        l.lazy = False
+        l.eager = False
+        l.last_done = -INFINITY
+        l.lz_arr = NULL
+        l.lz_start = NULL
+        l.lz_head = 0
+        l.lz_count = 0
+        l.lz_cap = 0
         self.n_links += 1
         self.loss_models.append(None)
         self.jitters.append(None)
@@ -182,27 +204,79 @@ cdef class Network:
         self.n_routes += 1
         self.flow_route[2 * flow + kind] = r
 
+    def plan(self, timed_links=(), bint eager=True):
+        """Decide which links compute departures at arrival (module docstring), once everything is set up
+        and before the first packet.  timed_links: the links whose rate or delay change during the run."""
+        cdef int k, r, i, prev, link
+        cdef Link* l
+        timed = set(timed_links)
+        feeders = [set() for _ in range(self.n_links)]      # -1: a host sends onto it
+        for r in range(self.n_routes):
+            for i in range(self.route_len[r]):
+                link = self.route_links[self.route_start[r] + i]
+                feeders[link].add(self.route_links[self.route_start[r] + i - 1] if i else -1)
+        for k in range(self.n_links):
+            l = &self.links[k]
+            if l.busy or l.count or l.wire_head >= 0:
+                raise ValueError(f"link {k}: plan the network before packets use it")
+            l.lazy = not (self.impaired[k] & (2 | 4 | 8)) and k not in timed
+            l.eager = False
+            if eager and l.lazy and len(feeders[k]) == 1:
+                prev = next(iter(feeders[k]))
+                # the one link before it delivers in send order: no jitter, and its delay stays fixed
+                l.eager = prev >= 0 and not (self.impaired[prev] & 2) and prev not in timed
+            if l.lazy and l.lz_arr == NULL:
+                l.lz_cap = min(max(l.limit, 1), 64)
+                l.lz_arr = <double*>malloc(l.lz_cap * sizeof(double))
+                l.lz_start = <double*>malloc(l.lz_cap * sizeof(double))
+                if l.lz_arr == NULL or l.lz_start == NULL:
+                    raise MemoryError()
+
+    def link_modes(self):
+        """Per link: 'events' (two per packet), 'lazy' or 'eager' (see plan)."""
+        return ["eager" if self.links[k].eager else "lazy" if self.links[k].lazy else "events"
+                for k in range(self.n_links)]
+
     def set_rate(self, int link, double rate_bps):
+        if self.links[link].lazy:
+            raise ValueError(f"link {link}: its rate changes during the run, so plan() must name it in timed_links")
         if rate_bps <= 0:
             raise ValueError(f"link rate must be > 0 bit/s, got {rate_bps}")
         self.links[link].rate_bps = rate_bps
 
     def set_delay(self, int link, double delay):
+        if self.links[link].lazy:
+            raise ValueError(f"link {link}: its delay changes during the run, so plan() must name it in timed_links")
         if delay < 0:
             raise ValueError(f"link delay must be >= 0 s, got {delay}")
         self.links[link].delay = delay
 
-    def link_stats(self, int link):
+    def link_stats(self, int link, double now=INFINITY):
+        """Counters of one link; a lazy link counts a packet sent (or dropped) once it has decided its fate,
+        which may be before `now`."""
         cdef Link* l = &self.links[link]
         q = self.queues[link]
         return {"drops": l.drops, "sent_pkts": l.sent_pkts, "sent_bytes": l.sent_bytes,
                 "max_queue": q.max_length if q is not None else l.max_queue,
-                "queue": self.queue_length(link), "rate_bps": l.rate_bps, "delay": l.delay}
+                "queue": self.queue_length(link, now), "rate_bps": l.rate_bps, "delay": l.delay}
 
-    cpdef long queue_length(self, int link):
+    cpdef long queue_length(self, int link, double now=INFINITY):
+        """Packets waiting at `link` at time `now` (the one serialising not counted); for a lazy link those
+        arrived before `now` and starting at or after it, as a sample taken at `now` saw them when links had
+        events of their own (scheduled earlier than a simultaneous arrival or start, the sample came first);
+        INFINITY: as of the last arrival it took."""
+        cdef Link* l = &self.links[link]
+        cdef long k, n = 0
+        cdef long slot
         if self.impaired[link] & 4:
             return (<PacketQueue>self.queues[link]).count
-        return self.links[link].count
+        if not l.lazy:
+            return l.count
+        for k in range(l.lz_count):
+            slot = (l.lz_head + k) % l.lz_cap
+            if now == INFINITY or (l.lz_arr[slot] < now <= l.lz_start[slot]):
+                n += 1
+        return n
 
     # ------------------------------------------------------------------ packets
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
@@ -240,8 +314,11 @@ cdef class Network:
         """Put a new packet on the first link of its route; returns 1 if queued, 0 if dropped."""
         cdef Packet* p = &self.pkts[pid]
         cdef int r = self.flow_route[2 * p.flow + p.kind]
+        cdef int link = self.route_links[self.route_start[r]]
         p.hop = 0
-        return self._enqueue(self.route_links[self.route_start[r]], pid, now)
+        if self.links[link].lazy:
+            return self._lazy_hop(link, pid, now)
+        return self._enqueue(link, pid, now)
 
     cdef void _start(self, int link, int pid, double now) except *:
         """Serialise pid on link now (the link, and its medium if any, become busy)."""
@@ -319,15 +396,7 @@ cdef class Network:
         """Serialisation of the link's current packet ends: it propagates; the next one starts."""
         cdef Link* l = &self.links[link]
         cdef int pid = l.in_tx
-        cdef double arrival = now + l.delay
-        l.sent_pkts += 1
-        l.sent_bytes += self.pkts[pid].size
-        if self.impaired[link] & 1 and (<LossModel>self.loss_models[link]).drop():
-            self.random_losses += 1
-            self.pkts[pid].hop = -2          # lost on the wire: arrive() reports it as dropped
-        elif self.impaired[link] & 2:
-            arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
-        self._propagate(link, pid, arrival)
+        self._depart(link, pid, now)
         l.busy = False
         l.in_tx = -1
         cdef int nxt, k
@@ -348,21 +417,94 @@ cdef class Network:
                 break
         return 0
 
-    cdef int _propagate(self, int link, int pid, double arrival) except -1:
-        """pid enters the wire of link, to reach its far end at `arrival`."""
+    cdef int _depart(self, int link, int pid, double done) except -1:
+        """pid has been serialised on link at `done` (now, or ahead of time on a lazy link): it may be lost
+        on the wire; else it propagates, straight into the next link if that one is eager."""
+        cdef Link* l = &self.links[link]
+        cdef Packet* p = &self.pkts[pid]
+        cdef double arrival = done + l.delay
+        cdef int r, nxt
+        l.sent_pkts += 1
+        l.sent_bytes += p.size
+        if self.impaired[link] & 1 and (<LossModel>self.loss_models[link]).drop():
+            self.random_losses += 1
+            p.hop = -2                       # lost on the wire: arrive() reports it as dropped
+            return self._propagate(link, pid, arrival, done)
+        if self.impaired[link] & 2:
+            arrival = (<Jitter>self.jitters[link]).arrival_time(arrival)
+        r = self.flow_route[2 * p.flow + p.kind]
+        if p.hop + 1 < self.route_len[r]:
+            nxt = self.route_links[self.route_start[r] + p.hop + 1]
+            if self.links[nxt].eager:
+                p.hop += 1
+                if self._lazy_hop(nxt, pid, arrival):
+                    return 0
+                p.hop = -2                   # no room at nxt: reported when it would have arrived there
+        return self._propagate(link, pid, arrival, done)
+
+    cdef int _lazy_hop(self, int link, int pid, double arrival) except -2:
+        """pid reaches lazy `link` at `arrival` (now, or ahead of time if it is eager): 1 if it is taken
+        (its departure decided and passed on), 0 if the buffer is full (the caller accounts for the drop)."""
+        cdef Link* l = &self.links[link]
+        cdef double start = arrival
+        while l.lz_count and l.lz_start[l.lz_head] <= arrival:  # started by now: no longer waiting
+            l.lz_head += 1
+            if l.lz_head == l.lz_cap:
+                l.lz_head = 0
+            l.lz_count -= 1
+        if l.last_done > arrival:            # busy: wait behind the others
+            if l.lz_count >= l.limit:
+                l.drops += 1
+                return 0
+            start = l.last_done
+            self._wait_lazily(l, arrival, start)
+        l.last_done = start + self.pkts[pid].size * 8.0 / l.rate_bps
+        self._depart(link, pid, l.last_done)
+        return 1
+
+    cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1:
+        """Append a waiting packet's arrival and start to the lazy link's ring (grown up to its limit)."""
+        cdef long new_cap, k, slot
+        cdef double* arr
+        cdef double* st
+        if l.lz_count == l.lz_cap:
+            new_cap = min(2 * l.lz_cap, l.limit)
+            arr = <double*>malloc(new_cap * sizeof(double))
+            st = <double*>malloc(new_cap * sizeof(double))
+            if arr == NULL or st == NULL:
+                raise MemoryError()
+            for k in range(l.lz_count):
+                arr[k] = l.lz_arr[(l.lz_head + k) % l.lz_cap]
+                st[k] = l.lz_start[(l.lz_head + k) % l.lz_cap]
+            free(l.lz_arr)
+            free(l.lz_start)
+            l.lz_arr, l.lz_start, l.lz_cap, l.lz_head = arr, st, new_cap, 0
+        slot = l.lz_head + l.lz_count
+        if slot >= l.lz_cap:
+            slot -= l.lz_cap
+        l.lz_arr[slot] = arrival
+        l.lz_start[slot] = start
+        l.lz_count += 1
+        if l.lz_count > l.max_queue:
+            l.max_queue = l.lz_count
+        return 0
+
+    cdef int _propagate(self, int link, int pid, double arrival, double born) except -1:
+        """pid enters the wire of link at `born` (its departure), to reach its far end at `arrival`."""
         cdef Link* l = &self.links[link]
         cdef Packet* p = &self.pkts[pid]
         cdef long long seq = self.events.reserve()
         if l.wire_head >= 0 and arrival < self.pkts[l.wire_tail].wire_arrival:
             p.wire_link = -1                     # overtakes the wire's tail: an event of its own
-            return self.events.push_seq(arrival, self.ev_arrive, pid, seq)
+            return self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
         p.wire_link = link
         p.wire_next = -1
         p.wire_arrival = arrival
         p.wire_seq = seq
+        p.wire_born = born
         if l.wire_head < 0:
             l.wire_head = pid
-            self.events.push_seq(arrival, self.ev_arrive, pid, seq)
+            self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
         else:
             self.pkts[l.wire_tail].wire_next = pid
         l.wire_tail = pid
@@ -377,7 +519,8 @@ cdef class Network:
         if nxt < 0:
             l.wire_tail = -1
         else:
-            self.events.push_seq(self.pkts[nxt].wire_arrival, self.ev_arrive, nxt, self.pkts[nxt].wire_seq)
+            self.events.push_seq(self.pkts[nxt].wire_arrival, self.ev_arrive, nxt, self.pkts[nxt].wire_seq,
+                                 self.pkts[nxt].wire_born)
 
     cdef int arrive(self, int pid, double now) except -2:
         """A packet reaches the far end of its current link.  Returns -1 if it went on to the next
@@ -391,7 +534,8 @@ cdef class Network:
         p.hop += 1
         if p.hop >= self.route_len[r]:
             return 1
-        if self._enqueue(self.route_links[self.route_start[r] + p.hop], pid, now):
+        cdef int link = self.route_links[self.route_start[r] + p.hop]
+        if (self._lazy_hop(link, pid, now) if self.links[link].lazy else self._enqueue(link, pid, now)):
             return -1
         return 0
 
