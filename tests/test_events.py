@@ -35,3 +35,14 @@ def test_counts_events_scheduled_and_processed():
         q.schedule(t)
     q.next()
     assert (q.pushed, q.popped, len(q)) == (3, 1, 2)
+
+
+def test_simultaneous_events_go_in_the_order_they_were_or_would_have_been_scheduled():
+    q = EventQueue()
+    q.schedule(5.0, kind=0)
+    q.next()                                        # now 5: what push records as scheduled-at
+    q.schedule(10.0, kind=1)                        # scheduled at 5
+    q.schedule_as_of(10.0, 7.0, kind=2)             # worked out now, would have been scheduled at 7
+    q.schedule_as_of(10.0, 3.0, kind=3)             # ... at 3
+    q.schedule(10.0, kind=4)                        # scheduled at 5, after kind 1
+    assert [q.next()[2] for _ in range(4)] == [3, 1, 4, 2]

@@ -15,7 +15,8 @@ cdef class EventQueue:
     cdef long long next_seq
     cdef public long long pushed    # events ever scheduled (for event-rate benchmarks)
     cdef public long long popped    # events taken off the queue (processed)
-    cdef readonly double now        # time of the last event taken off (what push records as born)
+    cdef readonly double now        # time of the last event taken off (what push records as born) ...
+    cdef readonly double now_born   # ... and when that event was scheduled
 
     cdef int push(self, double time, int kind, long long data) except -1
     cdef inline long long reserve(self) noexcept:

@@ -21,6 +21,7 @@ cdef class EventQueue:
         self.pushed = 0
         self.popped = 0
         self.now = 0.0
+        self.now_born = 0.0
 
     def __dealloc__(self):
         free(self.heap)
@@ -66,6 +67,7 @@ cdef class EventQueue:
         cdef Py_ssize_t i = 0, child, n
         self.popped += 1
         self.now = top.time
+        self.now_born = top.born
         self.size -= 1
         n = self.size
         if n > 0:
@@ -87,6 +89,10 @@ cdef class EventQueue:
     # Python-level access for tests of the ordering rule
     def schedule(self, double time, int kind=0, long long data=0):
         self.push(time, kind, data)
+
+    def schedule_as_of(self, double time, double born, int kind=0, long long data=0):
+        """Schedule an event now as if it had been scheduled at `born`."""
+        self.push_seq(time, kind, data, self.reserve(), born)
 
     def next(self):
         if self.size == 0:

@@ -24,6 +24,13 @@ cdef struct Packet:
     double wire_born    # ... and when that was (its departure, which a lazy link works out ahead)
 
 
+cdef struct Waiting:
+    # a packet waiting at a lazy link (see Network.plan)
+    double arrival      # when it arrived
+    double start        # when its serialisation starts (the one ahead of it ends)
+    double ahead_start  # when the one ahead of it started: the event that would end it was scheduled then
+
+
 cdef struct Link:
     double rate_bps
     double delay
@@ -43,9 +50,9 @@ cdef struct Link:
     # when it arrives: no event for the end of its serialisation ("lazy")
     bint lazy
     bint eager          # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
-    double last_done    # when the last packet it accepted finishes serialising
-    double* lz_arr      # the accepted packets that still wait, in order: when each arrived ...
-    double* lz_start    # ... and when its serialisation starts (both rise along the ring)
+    double last_start   # when the last packet it accepted starts serialising ...
+    double last_done    # ... and finishes
+    Waiting* lz         # the accepted packets that still wait, in order (a ring)
     long lz_head, lz_count, lz_cap
 
 
@@ -88,7 +95,7 @@ cdef class Network:
     cdef int arrive(self, int pid, double now) except -2
     cdef int _propagate(self, int link, int pid, double arrival, double born) except -1
     cdef int _depart(self, int link, int pid, double done) except -1
-    cdef int _lazy_hop(self, int link, int pid, double arrival) except -2
+    cdef int _lazy_hop(self, int link, int pid, double arrival, double born) except -2
     cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1
     cdef void _leave_wire(self, int pid) except *
     cdef int _enqueue(self, int link, int pid, double now) except -2

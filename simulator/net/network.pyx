@@ -74,8 +74,7 @@ cdef class Network:
         if self.links != NULL:
             for i in range(self.n_links):
                 free(self.links[i].ring)
-                free(self.links[i].lz_arr)
-                free(self.links[i].lz_start)
+                free(self.links[i].lz)
         free(self.links)
         free(self.pkts)
         free(self.route_links)
@@ -121,9 +120,9 @@ cdef class Network:
         l.wire_tail = -1
         l.lazy = False
         l.eager = False
+        l.last_start = -INFINITY
         l.last_done = -INFINITY
-        l.lz_arr = NULL
-        l.lz_start = NULL
+        l.lz = NULL
         l.lz_head = 0
         l.lz_count = 0
         l.lz_cap = 0
@@ -225,11 +224,10 @@ cdef class Network:
                 prev = next(iter(feeders[k]))
                 # the one link before it delivers in send order: no jitter, and its delay stays fixed
                 l.eager = prev >= 0 and not (self.impaired[prev] & 2) and prev not in timed
-            if l.lazy and l.lz_arr == NULL:
+            if l.lazy and l.lz == NULL:
                 l.lz_cap = min(max(l.limit, 1), 64)
-                l.lz_arr = <double*>malloc(l.lz_cap * sizeof(double))
-                l.lz_start = <double*>malloc(l.lz_cap * sizeof(double))
-                if l.lz_arr == NULL or l.lz_start == NULL:
+                l.lz = <Waiting*>malloc(l.lz_cap * sizeof(Waiting))
+                if l.lz == NULL:
                     raise MemoryError()
 
     def link_modes(self):
@@ -274,7 +272,7 @@ cdef class Network:
             return l.count
         for k in range(l.lz_count):
             slot = (l.lz_head + k) % l.lz_cap
-            if now == INFINITY or (l.lz_arr[slot] < now <= l.lz_start[slot]):
+            if now == INFINITY or (l.lz[slot].arrival < now <= l.lz[slot].start):
                 n += 1
         return n
 
@@ -317,7 +315,7 @@ cdef class Network:
         cdef int link = self.route_links[self.route_start[r]]
         p.hop = 0
         if self.links[link].lazy:
-            return self._lazy_hop(link, pid, now)
+            return self._lazy_hop(link, pid, now, self.events.now_born)
         return self._enqueue(link, pid, now)
 
     cdef void _start(self, int link, int pid, double now) except *:
@@ -437,53 +435,57 @@ cdef class Network:
             nxt = self.route_links[self.route_start[r] + p.hop + 1]
             if self.links[nxt].eager:
                 p.hop += 1
-                if self._lazy_hop(nxt, pid, arrival):
+                if self._lazy_hop(nxt, pid, arrival, done):
                     return 0
                 p.hop = -2                   # no room at nxt: reported when it would have arrived there
         return self._propagate(link, pid, arrival, done)
 
-    cdef int _lazy_hop(self, int link, int pid, double arrival) except -2:
-        """pid reaches lazy `link` at `arrival` (now, or ahead of time if it is eager): 1 if it is taken
-        (its departure decided and passed on), 0 if the buffer is full (the caller accounts for the drop)."""
+    cdef int _lazy_hop(self, int link, int pid, double arrival, double born) except -2:
+        """pid reaches lazy `link` at `arrival` (now, or ahead of time if it is eager), handed on by an event
+        scheduled at `born`: 1 if it is taken (its departure decided and passed on), 0 if the buffer is full
+        (the caller accounts for the drop).  At a tie, a serialisation ends before this arrival if the event
+        that would end it was scheduled no later, as events are ordered (simulator/core/events.pyx)."""
         cdef Link* l = &self.links[link]
+        cdef Waiting* w
         cdef double start = arrival
-        while l.lz_count and l.lz_start[l.lz_head] <= arrival:  # started by now: no longer waiting
+        while l.lz_count:                    # those that started by now no longer wait
+            w = &l.lz[l.lz_head]
+            if w.start > arrival or (w.start == arrival and w.ahead_start > born):
+                break
             l.lz_head += 1
             if l.lz_head == l.lz_cap:
                 l.lz_head = 0
             l.lz_count -= 1
-        if l.last_done > arrival:            # busy: wait behind the others
+        if l.last_done > arrival or (l.last_done == arrival and l.last_start > born):   # busy
             if l.lz_count >= l.limit:
                 l.drops += 1
                 return 0
             start = l.last_done
             self._wait_lazily(l, arrival, start)
+        l.last_start = start
         l.last_done = start + self.pkts[pid].size * 8.0 / l.rate_bps
         self._depart(link, pid, l.last_done)
         return 1
 
     cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1:
-        """Append a waiting packet's arrival and start to the lazy link's ring (grown up to its limit)."""
+        """Append a waiting packet to the lazy link's ring (grown up to its limit)."""
         cdef long new_cap, k, slot
-        cdef double* arr
-        cdef double* st
+        cdef Waiting* grown
         if l.lz_count == l.lz_cap:
             new_cap = min(2 * l.lz_cap, l.limit)
-            arr = <double*>malloc(new_cap * sizeof(double))
-            st = <double*>malloc(new_cap * sizeof(double))
-            if arr == NULL or st == NULL:
+            grown = <Waiting*>malloc(new_cap * sizeof(Waiting))
+            if grown == NULL:
                 raise MemoryError()
             for k in range(l.lz_count):
-                arr[k] = l.lz_arr[(l.lz_head + k) % l.lz_cap]
-                st[k] = l.lz_start[(l.lz_head + k) % l.lz_cap]
-            free(l.lz_arr)
-            free(l.lz_start)
-            l.lz_arr, l.lz_start, l.lz_cap, l.lz_head = arr, st, new_cap, 0
+                grown[k] = l.lz[(l.lz_head + k) % l.lz_cap]
+            free(l.lz)
+            l.lz, l.lz_cap, l.lz_head = grown, new_cap, 0
         slot = l.lz_head + l.lz_count
         if slot >= l.lz_cap:
             slot -= l.lz_cap
-        l.lz_arr[slot] = arrival
-        l.lz_start[slot] = start
+        l.lz[slot].arrival = arrival
+        l.lz[slot].start = start
+        l.lz[slot].ahead_start = l.last_start
         l.lz_count += 1
         if l.lz_count > l.max_queue:
             l.max_queue = l.lz_count
@@ -535,7 +537,8 @@ cdef class Network:
         if p.hop >= self.route_len[r]:
             return 1
         cdef int link = self.route_links[self.route_start[r] + p.hop]
-        if (self._lazy_hop(link, pid, now) if self.links[link].lazy else self._enqueue(link, pid, now)):
+        if (self._lazy_hop(link, pid, now, self.events.now_born) if self.links[link].lazy
+                else self._enqueue(link, pid, now)):
             return -1
         return 0
 
