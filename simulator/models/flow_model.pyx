@@ -97,6 +97,7 @@ cdef class FlowModel:
     cdef long long[::1] probe_sent, probe_replies
     cdef list probe_log
     cdef public dict link_ids
+    cdef public bint plan_links     # FIFO links work out departures at arrival (Network.plan); False: an event per step
     cdef double syn_timeout
     cdef unsigned char[::1] syn_wait
     cdef double[::1] syn_deadline
@@ -129,6 +130,7 @@ cdef class FlowModel:
         self.kind = np.array([FLOW_TCP] * self.n + [FLOW_UDP] * len(self.udp)
                              + [FLOW_PROBE] * len(self.probes), dtype=np.uint8)
         self.link_ids = {}
+        self.plan_links = True
         self.topology = topology
         dumbbell = (bottleneck_bps, bottleneck_delay, buffer_pkts)
         if topology is None:
@@ -402,7 +404,7 @@ cdef class FlowModel:
         cdef int r, flow
         cdef SackSender snd
         cdef SackReceiver rcv
-        if PLAN_LINKS:
+        if PLAN_LINKS and self.plan_links:
             self.net.plan(self.timed_links(), PLAN_LINKS != "lazy")
         for i in range(self.n):
             self.events.push(self.start_times[i], EV_START, i)

@@ -19,8 +19,12 @@ departure, plus its serialisation), so it needs no event for the end of a serial
 link only (never the first link of a route) sees its packets in the order that link sends them, so it is
 "eager": it takes each packet at once when the link before it sends it, with no arrival event of its own
 (a dumbbell's access links, and the bottleneck of a one-flow path).  A packet an eager link drops is
-reported when it would have arrived there, as before.  Only the order of simultaneous events differs from
-one event per step.  Without `plan` every link takes the two events per packet (unit tests of that path).
+reported when it would have arrived there, as before.  Every event still takes its place among simultaneous
+ones by when it would have been scheduled with an event per step (simulator/core/events.pyx), and a lazy
+link decides a tie between an arrival and the end of a serialisation the same way, so results are those of
+one event per step, except where that ties too (two packets leaving two links at the same instant having
+started there at the same instant: mirror-image flows of an NS-2 mesh), where the order may differ.
+Without `plan` every link takes two events per packet (the unit tests of that path).
 
 Propagation: packets leave a wire in the order they entered it (a constant delay), so each link
 keeps its propagating packets in a list threaded through the packet pool and only the list's head
