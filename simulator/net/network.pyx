@@ -35,10 +35,25 @@ exactly the same order as with one event per packet.  A packet that would overta
 """
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from simulator.core.events cimport EventQueue
 from simulator.net.impairments cimport Jitter, LossModel
 from simulator.net.queue_disc cimport PacketQueue
+
+
+cdef int _grow(void** ring, long* cap, long* head, long count, long limit, size_t size) except -1:
+    """Double a full ring of `count` items of `size` bytes (to at most `limit`), keeping their order."""
+    cdef long new_cap = min(2 * cap[0], limit), k
+    cdef char* old = <char*>ring[0]
+    cdef char* grown = <char*>malloc(new_cap * size)
+    if grown == NULL:
+        raise MemoryError()
+    for k in range(count):
+        memcpy(grown + k * size, old + ((head[0] + k) % cap[0]) * size, size)
+    free(old)
+    ring[0], cap[0], head[0] = grown, new_cap, 0
+    return 0
 
 
 cdef class Network:
@@ -371,15 +386,7 @@ cdef class Network:
 
     cdef int _grow_ring(self, Link* l) except -1:
         """Double a full waiting room (at most its limit), keeping the packets' order."""
-        cdef long new_cap = min(2 * l.ring_cap, l.limit), k
-        cdef int* ring = <int*>malloc(new_cap * sizeof(int))
-        if ring == NULL:
-            raise MemoryError()
-        for k in range(l.count):
-            ring[k] = l.ring[(l.head + k) % l.ring_cap]
-        free(l.ring)
-        l.ring, l.ring_cap, l.head = ring, new_cap, 0
-        return 0
+        return _grow(<void**>&l.ring, &l.ring_cap, &l.head, l.count, l.limit, sizeof(int))
 
     cdef int _enqueue_disc(self, int link, int pid) except -2:
         """Enqueue into the link's own discipline; a packet it pushes out is freed here."""
@@ -473,17 +480,9 @@ cdef class Network:
 
     cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1:
         """Append a waiting packet to the lazy link's ring (grown up to its limit)."""
-        cdef long new_cap, k, slot
-        cdef Waiting* grown
+        cdef long slot
         if l.lz_count == l.lz_cap:
-            new_cap = min(2 * l.lz_cap, l.limit)
-            grown = <Waiting*>malloc(new_cap * sizeof(Waiting))
-            if grown == NULL:
-                raise MemoryError()
-            for k in range(l.lz_count):
-                grown[k] = l.lz[(l.lz_head + k) % l.lz_cap]
-            free(l.lz)
-            l.lz, l.lz_cap, l.lz_head = grown, new_cap, 0
+            _grow(<void**>&l.lz, &l.lz_cap, &l.lz_head, l.lz_count, l.limit, sizeof(Waiting))
         slot = l.lz_head + l.lz_count
         if slot >= l.lz_cap:
             slot -= l.lz_cap
