@@ -33,7 +33,8 @@ from simulator.tcp.sack_sender cimport SackSender
 from simulator.tcp.sender cimport TcpSender
 from simulator.tcp.recovery cimport ACT_RETRANSMIT
 
-# False: every link takes two events per packet (Network.plan not called); tests compare the two paths
+# False: every link takes two events per packet (Network.plan not called); "lazy": no link is eager (to find
+# which of the two savings moves a result); tests compare the paths
 PLAN_LINKS = True
 
 
