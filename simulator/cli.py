@@ -209,9 +209,26 @@ def cmd_batch(args) -> int:
     point = point_from_path(study, args.point_path)
     first, last = parse_seeds(args.seeds)
     check_output(Path(args.out), study, point, args.force)
-    records = [run_record(study, point, seed) for seed in range(first, last + 1)]
-    write_jsonl_atomic(records, Path(args.out))
+    write_jsonl_atomic(batch_records(study, point, first, last), Path(args.out))
     return 0
+
+
+def batch_records(study: Study, point: Point, first: int, last: int) -> list[dict]:
+    """The records of seeds first..last.  A run that made no seeded random stream is the same for
+    every seed (only streams read the seed), so the other seeds get its record with their own seed
+    number instead of rerunning it: bit-identical, and 10x less work for deterministic points.
+    Points with a user's algorithm always run each seed (its code could read the seed elsewhere)."""
+    from simulator import registry
+    from simulator.core.seeding import streams_made
+
+    records = []
+    for seed in range(first, last + 1):
+        made = streams_made()
+        records.append(run_record(study, point, seed))
+        if streams_made() == made and not registry.user_algorithms(point.params):
+            records += [{**records[-1], "seed": s} for s in range(seed + 1, last + 1)]
+            break
+    return records
 
 
 def load_suite_file(path):

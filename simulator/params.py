@@ -10,6 +10,7 @@ declaration per attribute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 REQUIRED = object()   # default of a parameter every point must give (from grid: or fixed:)
@@ -129,6 +130,14 @@ def load_outputs(path) -> tuple[tuple, tuple]:
 SHARED = Path(__file__).parent / "scenarios" / "network.params.yaml"
 
 
+@lru_cache(maxsize=None)
+def shared_declarations() -> dict:
+    """{name: entry} of SHARED, read once per process (every network model's file refers to it)."""
+    from simulator.safe_yaml import load_own
+
+    return {x["name"]: x for x in load_own(SHARED.read_text())}
+
+
 def load_params(path, algorithms=()) -> tuple:
     """A model's PARAMS from its declaration file (simulator/scenarios/<model>.params.yaml): one entry
     per parameter (name, schema, default, unit, help, must_give, in_grid; no default: required),
@@ -147,8 +156,7 @@ def load_params(path, algorithms=()) -> tuple:
             out.append(next(p for p in catalogue.algorithm(alg).params if p.name == name))
             continue
         if "shared" in e:
-            shared = {x["name"]: x for x in load_own(SHARED.read_text())}
-            e = {**shared[e["shared"]], **{k: v for k, v in e.items() if k != "shared"}}
+            e = {**shared_declarations()[e["shared"]], **{k: v for k, v in e.items() if k != "shared"}}
         schema = dict(e.get("schema", {}))
         if schema.get("enum") == "algorithms":
             schema["enum"] = list(algorithms)

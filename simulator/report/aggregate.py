@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy.special import stdtrit   # Student t quantile (what scipy.stats.t.ppf calls), without scipy.stats' import cost
 
 from simulator.report.io import write_atomic
 
@@ -132,7 +132,7 @@ def summarize(values, bounds=None) -> dict:
     mean = float(x.mean())
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if n > 1:
-        half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+        half = float(stdtrit(n - 1, 0.975)) * sd / math.sqrt(n)
         ci_low, ci_high = bounded_ci(mean, half, bounds) if bounds else (mean - half, mean + half)
     else:
         ci_low = ci_high = math.nan
