@@ -1,33 +1,18 @@
-"""Shared fixtures: real runs of the tiny test config, each made once per test session.
+"""Shared fixtures: real runs of the tiny test config, made once per test session.
 
-* `reference_run`: `snakemake --cores 1 tables`, the uninterrupted reference that the interruption,
-  determinism and SLURM tests compare their own runs with byte for byte.
-* `built_report`: the whole workflow, `snakemake --cores 2` (simulations -> tables -> claims ->
+The fixture: `built_report`, the whole workflow, `snakemake --cores 2` (simulations -> tables -> claims ->
   scorecard -> notebooks -> HTML book), read by the end-to-end tests and by the claim tests that
-  need real tables.
+  need real tables, and the uninterrupted reference that the interruption (resumed on one core) and
+  SLURM tests compare their own runs with byte for byte.
 
-Both run in a fresh copy of the repository with nothing beside it, as a user's clone.
+It runs in a fresh copy of the repository with nothing beside it, as a user's clone.
+The tests run on two pytest-xdist workers (pyproject.toml), those of the built report all on one.
 The skip policy (which reasons may skip a test) is in skip_policy.py.
 """
-import time
-
 import pytest
 
 from skip_policy import check_skips
-from workflow_copy import TEST_CONFIG, copy_repo, result_files, snakemake
-
-
-@pytest.fixture(scope="session")
-def reference_run(tmp_path_factory):
-    """(repo copy, {path: bytes}, wall seconds) of `snakemake --cores 1 tables` with the tiny config."""
-    repo = copy_repo(tmp_path_factory.mktemp("reference"))
-    t0 = time.monotonic()
-    r = snakemake(repo, "--cores", "1", "tables", "--configfile", TEST_CONFIG, timeout=1200)
-    wall = time.monotonic() - t0
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    files = result_files(repo)
-    assert any(k.startswith("results/runs/") for k in files) and any(k.endswith(".provenance.json") for k in files)
-    return repo, files, wall
+from workflow_copy import TEST_CONFIG, copy_repo, snakemake
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +24,16 @@ def built_report(tmp_path_factory):
                      if "report" in str(p)) if (repo / "results/logs").exists() else ""
     assert r.returncode == 0, r.stdout[-5000:] + r.stderr[-5000:] + logs
     return repo
+
+
+@pytest.hookimpl(tryfirst=True)     # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Every test that reads the built report joins one xdist group, so that with pytest-xdist
+    (`-n 2 --dist loadgroup`, pyproject.toml) one worker builds it once and runs them all while the
+    other worker runs the rest; without xdist the mark does nothing."""
+    for item in items:
+        if "built_report" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("built_report"))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -194,8 +194,8 @@ def test_missing_reference_folder(tmp_path):
         r / "reference", lambda cs: cs[0]["decide"]["parts"][0]["order"][2].update(algorithm="westwood")),
      ["reference/claims.yaml", "claim mm1-1", "algorithm: 'westwood' is not allowed", "newreno"]),
 ])
-def test_workflow_stops_before_any_job_and_keeps_results(reference_run, name, break_it, expected):
-    repo = reference_run[0]
+def test_workflow_stops_before_any_job_and_keeps_results(built_report, name, break_it, expected):
+    repo = built_report
     before = snapshot(repo / "results")
     backup = repo.parent / "reference.bak"
     shutil.copytree(repo / "reference", backup)
