@@ -129,12 +129,15 @@ def test_a_significant_difference_or_one_seed_is_not_explained_by_the_seeds():
 
 def test_the_seeds_text_says_which_cells_ran_more_seeds():
     t = pd.DataFrame([row("a"), seeded()])
-    assert val.seeds_text(t) == ("mean over 5 seeds where a run depends on its seed (random loss with NewReno, "
-                                 "CUBIC or Vegas), one seed elsewhere")
+    assert val.seeds_text(t) == ("mean over 5 seeds where a run depends on its seed or start phase (random loss "
+                                 "with NewReno, CUBIC or Vegas), one seed elsewhere")
     assert val.seeds_text(t.iloc[:1]) == "one seed"
     bbr = {**row("b", alg="bbr"), "seeds": 5}
     assert val.seeds_text(pd.DataFrame([row("a"), bbr])) == (
-        "mean over 5 seeds where a run depends on its seed (several BBR flows), one seed elsewhere")
+        "mean over 5 seeds where a run depends on its seed or start phase (several BBR flows), one seed elsewhere")
+    started = {**row("c", alg="newreno"), "seeds": 5}
+    assert "(the start phase of several NewReno, CUBIC or Vegas flows without loss)" in val.seeds_text(
+        pd.DataFrame([row("a"), started]))
     assert "(random loss with NewReno, CUBIC or Vegas; several BBR flows)" in val.seeds_text(
         pd.DataFrame([row("a"), seeded(), bbr]))
 

@@ -88,7 +88,8 @@ def test_cells_whose_runs_depend_on_the_seed_run_the_studys_seeds_the_rest_one()
                     and bool(c.params.get("loss_fwd_pct")) == loss)
     for algorithm in ("newreno", "cubic", "vegas"):          # random loss moves a loss-based window
         assert list(cells.seeds(cell(algorithm, 1, True), 5)) == [1, 2, 3, 4, 5]
-        assert list(cells.seeds(cell(algorithm, 5, False), 5)) == [1]
+        assert list(cells.seeds(cell(algorithm, 5, False), 5)) == [1, 2, 3, 4, 5]     # start phases
+        assert list(cells.seeds(cell(algorithm, 1, False), 5)) == [1]
     assert list(cells.seeds(cell("bbr", 1, True), 5)) == [1]   # one BBR flow: loss-blind, its phase barely matters
     for loss in (False, True):                                 # several BBR flows: their random gain-cycle phases
         assert list(cells.seeds(cell("bbr", 5, loss), 5)) == [1, 2, 3, 4, 5]
@@ -101,9 +102,31 @@ def test_several_bbr_flows_depend_on_the_seed_on_our_side(tmp_path):
     assert a != b
 
 
-def test_without_random_loss_our_side_does_not_depend_on_the_seed(tmp_path):
+def test_without_random_loss_one_flow_does_not_depend_on_the_seed(tmp_path):
     f = study_file(tmp_path, "grid:\n  algorithm: [cubic, newreno]\n"
-                             "fixed:\n  duration: 2\n  warmup: 0.5\n  bottleneck_mbps: 10\n  flows: 2\n")
+                             "fixed:\n  duration: 2\n  warmup: 0.5\n  bottleneck_mbps: 10\n  flows: 1\n")
     for path in ("algorithm~cubic", "algorithm~newreno"):
         (a, b) = (run_cell.record(f, path, seed, "ours")["metrics"] for seed in (1, 2))
         assert a == b
+
+
+def test_seeds_of_several_deterministic_flows_space_their_starts_further_apart():
+    """Seed s of a several-flow cell with nothing else random starts the flows (s - 1) x 0.5 ms further apart,
+    on both sides (run_cell builds ns-3's cell from the same parameters); seed 1 keeps the study's spacing."""
+    _, found = cells.load_cells(STUDY)
+    newreno5 = next(c for c in found if c.params["algorithm"] == "newreno" and c.params["flows"] == 5
+                    and not c.params.get("loss_fwd_pct"))
+    assert "start_interval" not in cells.ours_params(newreno5, 1)
+    assert [cells.ours_params(newreno5, s)["start_interval"] for s in (2, 3, 5)] == [0.1005, 0.101, 0.102]
+    for other in (c for c in found if c.params["flows"] == 1 or c.params.get("loss_fwd_pct")
+                  or c.params["algorithm"] == "bbr"):
+        assert "start_interval" not in cells.ours_params(other, 3), other.path
+
+
+def test_a_moved_start_spacing_moves_our_result_and_is_recorded(tmp_path):
+    f = study_file(tmp_path, "grid:\n  algorithm: [newreno]\n"
+                             "fixed:\n  duration: 3\n  warmup: 1\n  bottleneck_mbps: 10\n  flows: 3\n"
+                             "  buffer_pkts: 9\n")
+    one, two = (run_cell.record(f, "algorithm~newreno", seed, "ours") for seed in (1, 2))
+    assert "start_interval_s" not in one and two["start_interval_s"] == 0.1005
+    assert one["metrics"] != two["metrics"]

@@ -55,8 +55,11 @@ CAUSE_TEXT = {
                    "10-round maximum filter keeps the high sample, so ns-3 paces faster than the link drains and its "
                    "queue grows until the 2-BDP window stops it: a standing queue our side, which takes the sample "
                    "per ACK, does not build.",
-    "seeds": "With random loss, a run's result depends on which packets are lost: one cell's utilization moves by "
-             "several points from seed to seed on either side. A cell's value is the mean over its seeds; where that "
+    "seeds": "A cell's runs depend on their seed where something in them is random: which packets random loss drops "
+             "(one cell's utilization moves by several points from seed to seed on either side) and BBR flows' "
+             "gain-cycle phases; several flows with nothing random depend on their start phase instead (which flow "
+             "loses at the first overflow follows from it), so there seed s starts the flows (s - 1) x 0.5 ms further "
+             "apart than the study's 0.1 s, on both sides. A cell's value is the mean over its seeds; where that "
              "mean differs by more than the bounds but the difference is not significant by the rule every claim of "
              "this book is decided by (Welch's t-test, 5%), these runs do not show that the two simulators differ: "
              "the seeds' spread is as large as the difference.",
@@ -237,7 +240,8 @@ def outside(table: pd.DataFrame) -> pd.DataFrame:
 
 def seeds_text(table: pd.DataFrame) -> str:
     """'one seed a cell', or which cells ran more (simulator/validation/cells.py seeds: random loss with a
-    loss-based algorithm, several BBR flows), from the seeds the table's cells actually ran."""
+    loss-based algorithm, several BBR flows, several other flows' start phases), from the seeds the table's cells
+    actually ran."""
     n = table["seeds"].fillna(1).astype(int)
     if (n == 1).all():
         return "one seed"
@@ -246,8 +250,10 @@ def seeds_text(table: pd.DataFrame) -> str:
         kinds.append("random loss with NewReno, CUBIC or Vegas")
     if (n[(table["algorithm"] == "bbr") & (table["flows"] > 1)] > 1).any():
         kinds.append("several BBR flows")
+    if (n[(table["algorithm"] != "bbr") & (table["flows"] > 1) & ~(table["loss_fwd_pct"] > 0)] > 1).any():
+        kinds.append("the start phase of several NewReno, CUBIC or Vegas flows without loss")
     more = " or ".join(map(str, sorted(set(n[n > 1]))))
-    return f"mean over {more} seeds where a run depends on its seed ({'; '.join(kinds)}), one seed elsewhere"
+    return f"mean over {more} seeds where a run depends on its seed or start phase ({'; '.join(kinds)}), one seed elsewhere"
 
 
 def describe(row) -> str:

@@ -43,19 +43,42 @@ LOSS_BLIND = {"bbr"}
 RANDOM_PHASE = {"bbr"}
 
 
+# A several-flow cell with nothing else random would be one run per side at one start spacing, and which flow
+# loses at the first overflow follows from that spacing: its seeds space the flows' starts further apart instead,
+# seed s by (s - 1) x START_STEP_S on both sides (seed 1 at the study's spacing), so the cell's value is a mean
+# over start phases rather than one phase (the chapter's [seeds])
+START_STEP_S = 0.0005
+
+
 def seeds(cell: Cell, study_seeds: int) -> range:
-    """The seeds a cell runs on each side: the study's `seeds` where a run depends on its seed, seed 1 alone elsewhere.
-    A run depends on its seed where random loss meets a loss-based algorithm (which packets are lost moves its
-    window, and utilization by several points) and where several BBR flows share the link (their random gain-cycle
-    phases set who probes when). Without random loss a loss-based cell is deterministic on both sides, and one BBR
-    flow alone barely depends on its phase."""
+    """The seeds a cell runs on each side: the study's `seeds` where a run depends on its seed or on its flows'
+    start phase, seed 1 alone for one flow without random loss.  A run depends on its seed where random loss meets a
+    loss-based algorithm (which packets are lost moves its window, and utilization by several points) and where
+    several BBR flows share the link (their random gain-cycle phases set who probes when); several flows of any
+    other kind depend on their start phase (moves_start).  One flow without random loss is deterministic on both
+    sides, and one BBR flow alone barely depends on its phase."""
     p = cell.params
-    random_loss = p.get("loss_fwd_pct") and p["algorithm"] not in LOSS_BLIND
-    random_phase = p["algorithm"] in RANDOM_PHASE and int(p.get("flows", 1)) > 1
-    return range(1, (study_seeds if random_loss or random_phase else 1) + 1)
+    several = int(p.get("flows", 1)) > 1
+    return range(1, (study_seeds if _random_loss(p) or several else 1) + 1)
 
 
-def ours_params(cell: Cell) -> dict:
-    """The parameters our simulator runs for `cell`: the study's, plus the keys matching ns-3's
-    per-variant socket settings."""
-    return {**cell.params, **MATCHED_KEYS.get(cell.params["algorithm"], {})}
+def _random_loss(p) -> bool:
+    return bool(p.get("loss_fwd_pct")) and p["algorithm"] not in LOSS_BLIND
+
+
+def moves_start(cell: Cell) -> bool:
+    """Whether the cell's seeds move its flows' start spacing: several flows and no other randomness."""
+    p = cell.params
+    return int(p.get("flows", 1)) > 1 and not _random_loss(p) and p["algorithm"] not in RANDOM_PHASE
+
+
+def ours_params(cell: Cell, seed: int = 1) -> dict:
+    """The parameters both simulators run for `cell` and `seed`: the study's, plus the keys matching ns-3's
+    per-variant socket settings, plus the start spacing of `seed` where the seed moves it (moves_start)."""
+    out = {**cell.params, **MATCHED_KEYS.get(cell.params["algorithm"], {})}
+    if moves_start(cell) and seed > 1:
+        from simulator.scenarios import dumbbell
+
+        spacing = float(dumbbell.params_with_defaults(out)["start_interval"]) + (seed - 1) * START_STEP_S
+        out["start_interval"] = round(spacing, 9)
+    return out

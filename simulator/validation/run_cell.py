@@ -30,7 +30,7 @@ def ns3_metrics(cell, seed) -> dict:
     from simulator.scenarios import dumbbell
     from simulator.validation import ns3_dumbbell
 
-    p = dumbbell.params_with_defaults(ours_params(cell))
+    p = dumbbell.params_with_defaults(ours_params(cell, seed))
     return ns3_dumbbell.run(p, seed, dumbbell.buffer_packets(p), float(cell.params.get("loss_fwd_pct") or 0.0))
 
 
@@ -40,12 +40,15 @@ def record(study_file, cell_path, seed, side) -> dict:
     if cell_path not in by_path:
         raise StudyError(f"{study_file}: no cell {cell_path!r}; the study has {len(cells)}, e.g. {cells[0].path!r}")
     cell = by_path[cell_path]
+    run = ours_params(cell, seed)
     out = {"study": study.name, "cell": cell.path, "seed": seed, "side": side, "params": cell.params,
            "notes": cell.notes}
+    if run.get("start_interval") != cell.params.get("start_interval"):
+        out["start_interval_s"] = run["start_interval"]      # this seed's start spacing (cells.moves_start)
     if side == "ns3":
         out["metrics"] = ns3_metrics(cell, seed)
     else:
-        out["metrics"] = our_metrics(ours_params(cell), seed)
+        out["metrics"] = our_metrics(run, seed)
     return out
 
 
