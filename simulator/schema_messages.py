@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import difflib
 
-import jsonschema
-
 
 def format_value(v) -> str:
     """A grid value as written in YAML: 5 -> '5', 5.0 -> '5.0', None -> 'null'."""
@@ -75,7 +73,7 @@ def _resolve(node: dict, root: dict | None) -> dict:
     return root
 
 
-def schema_message(err: jsonschema.ValidationError, root: dict | None = None) -> str:
+def schema_message(err: "jsonschema.ValidationError", root: dict | None = None) -> str:
     """One jsonschema error as a message naming the key and the allowed values."""
     where = key_path(err.absolute_path)
     v, val = err.validator, err.instance

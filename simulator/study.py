@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from simulator.run_limits import trace_problem
@@ -232,6 +231,8 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
     algorithms = user_algorithms(path, doc)
     schema = load_schema(algorithms)
     _check_finite(path, doc, schema)
+    import jsonschema   # here, not at import: a workflow job never validates (simulator/cli.py --point-json)
+
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:

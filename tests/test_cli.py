@@ -124,3 +124,26 @@ def test_seeded_runs_each_run():
     recs = _records(TINY / "mm1_lambda.yaml", POINT, 1, 3)
     assert [r["seed"] for r in recs] == [1, 2, 3]
     assert len({json.dumps(r["metrics"], sort_keys=True) for r in recs}) == 3
+
+
+def test_batch_given_the_workflows_point_writes_the_same_bytes(tmp_path):
+    """--point-json (the point as the workflow read it; the study is not read again) and the study file give
+    byte-identical run files."""
+    from simulator.study import load_study, point_from_path
+
+    study = load_study(TINY / "mm1_lambda.yaml")
+    point = point_from_path(study, POINT)
+    given = json.dumps({"study": study.name, "paper": study.paper, "params": point.params})
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1-2", "--out", a).returncode == 0
+    r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1-2", "--out", b,
+            "--point-json", given)
+    assert r.returncode == 0, r.stderr
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_batch_rejects_a_point_json_that_is_not_the_workflows(tmp_path):
+    r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1", "--out", tmp_path / "x.jsonl",
+            "--point-json", '{"params": {}}')
+    assert r.returncode == 2 and "--point-json" in r.stderr and "study, paper and params" in r.stderr
+    assert not (tmp_path / "x.jsonl").exists()

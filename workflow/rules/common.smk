@@ -4,6 +4,7 @@
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -150,6 +151,17 @@ def get_user_algorithm_args(wildcards):
     point = point_from_path(STUDIES[wildcards.study], wildcards.point)
     extra = config.get("extra_algorithms") or {}
     return " ".join(f"--algorithm {n}={extra[n]}" for n in (point.params.get("algorithm"),) if n in extra)
+
+
+def get_point_json_arg(wildcards):
+    """`--point-json '<study, paper, params>'`: the point as validated here, so that the job need not read the
+    study again (simulator/cli.py workflow_point); empty for a point that runs a user's algorithm."""
+    if get_user_algorithm_args(wildcards):
+        return ""
+    study = STUDIES[wildcards.study]
+    point = point_from_path(study, wildcards.point)
+    doc = json.dumps({"study": study.name, "paper": study.paper, "params": point.params}, separators=(",", ":"))
+    return "--point-json " + shlex.quote(doc)
 
 
 def get_point_params(wildcards):
