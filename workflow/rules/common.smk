@@ -161,7 +161,7 @@ def get_point_json_arg(wildcards):
     study = STUDIES[wildcards.study]
     point = point_from_path(study, wildcards.point)
     doc = json.dumps({"study": study.name, "paper": study.paper, "params": point.params}, separators=(",", ":"))
-    return "--point-json " + shlex.quote(doc)
+    return f"--point-json {shlex.quote(doc)}"
 
 
 def get_point_params(wildcards):
