@@ -206,7 +206,7 @@ def check_output(out: Path, study: Study, point: Point, force: bool) -> None:
 
 
 def cmd_batch(args) -> int:
-    study, point = workflow_point(args) if args.point_json else (None, None)
+    study = point = workflow_point(args)
     if study is None:
         study = _load(args)
         point = point_from_path(study, args.point_path)
@@ -226,19 +226,20 @@ class WorkflowPoint:
     params: dict
 
 
-def workflow_point(args) -> tuple:
-    """(study, point) from --point-json, without reading the study file again: half of a small job's time
-    went to loading and validating the study (its schema is generated from every model).  None, None when
-    --algorithm names a user's algorithm: the study is then loaded so that the algorithm is joined to it."""
-    if args.algorithm:
-        return None, None
+def workflow_point(args) -> WorkflowPoint | None:
+    """The study and point from --point-json (one object serves as both), without reading the study file
+    again: half of a small job's time went to loading and validating the study (its schema is generated
+    from every model).  None without --point-json, or when --algorithm names a user's algorithm: the
+    study is then loaded so that the algorithm is joined to it."""
+    if not args.point_json or args.algorithm:
+        return None
     try:
         doc = json.loads(args.point_json)
         given = WorkflowPoint(str(doc["study"]), str(doc["paper"]), args.point_path, dict(doc["params"]))
     except (ValueError, KeyError, TypeError) as e:
         raise StudyError(f"--point-json: not the workflow's point ({e}); allowed values: a JSON object with "
                          "keys study, paper and params (workflow/rules/simulate.smk)") from None
-    return given, given
+    return given
 
 
 def batch_records(study: Study, point: Point, first: int, last: int) -> list[dict]:
