@@ -1,8 +1,9 @@
-"""Command line: run one point, run a seed batch for the workflow, validate studies.
+"""Command line: run one point or a seed batch, write a workflow job's run files, validate studies.
 
     python -m simulator run STUDY.yaml --point algorithm=reno --point lambda=5 ... --seed 1
     python -m simulator batch STUDY.yaml --point-path variant~standard/algorithm~reno/lambda~5 \
         --seeds 1-10 --out results/runs/.../seeds~1-10.jsonl
+    python -m simulator runs STUDY.yaml --under results/runs/STUDY RUN_FILE ...   (a workflow job)
     python -m simulator validate config/studies/*.yaml config/config.yaml
     python -m simulator points STUDY.yaml
     python -m simulator models | algorithms [STUDY.yaml | config/config.yaml ...]
@@ -18,7 +19,6 @@ import platform
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -206,40 +206,31 @@ def check_output(out: Path, study: Study, point: Point, force: bool) -> None:
 
 
 def cmd_batch(args) -> int:
-    study = point = workflow_point(args)
-    if study is None:
-        study = _load(args)
-        point = point_from_path(study, args.point_path)
+    study = _load(args)
+    point = point_from_path(study, args.point_path)
     first, last = parse_seeds(args.seeds)
     check_output(Path(args.out), study, point, args.force)
     write_jsonl_atomic(batch_records(study, point, first, last), Path(args.out))
     return 0
 
 
-@dataclass(frozen=True)
-class WorkflowPoint:
-    """A grid point as the workflow passes it (--point-json): the study's name and paper, the point's path
-    and parameters, exactly as the workflow read and validated them before any job started."""
-    name: str
-    paper: str
-    path: str
-    params: dict
+def cmd_runs(args) -> int:
+    """The workflow's job: every run file named, each <under>/<point path>/seeds~A-B.jsonl (simulator/run_jobs.py).
+    All names are checked before the first simulation; each file is written atomically as it is done."""
+    from simulator.run_jobs import parse_run_name
 
-
-def workflow_point(args) -> WorkflowPoint | None:
-    """The study and point from --point-json (one object serves as both), without reading the study file
-    again: half of a small job's time went to loading and validating the study (its schema is generated
-    from every model).  None without --point-json, or when --algorithm names a user's algorithm: the
-    study is then loaded so that the algorithm is joined to it."""
-    if not args.point_json or args.algorithm:
-        return None
-    try:
-        doc = json.loads(args.point_json)
-        given = WorkflowPoint(str(doc["study"]), str(doc["paper"]), args.point_path, dict(doc["params"]))
-    except (ValueError, KeyError, TypeError) as e:
-        raise StudyError(f"--point-json: not the workflow's point ({e}); allowed values: a JSON object with "
-                         "keys study, paper and params (workflow/rules/simulate.smk)") from None
-    return given
+    study, under, todo = _load(args), Path(args.under), []
+    for out in map(Path, args.files):
+        try:
+            point_path, seeds = parse_run_name(out.relative_to(under).as_posix())
+        except ValueError as e:
+            raise StudyError(f"runs: {out}: not below --under {under}, or {e}") from None
+        point = point_from_path(study, point_path)
+        check_output(out, study, point, args.force)
+        todo.append((out, point, *parse_seeds(seeds)))
+    for out, point, first, last in todo:
+        write_jsonl_atomic(batch_records(study, point, first, last), out)
+    return 0
 
 
 def batch_records(study: Study, point: Point, first: int, last: int) -> list[dict]:
@@ -379,15 +370,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--trace", action=argparse.BooleanOptionalAction, default=None, help="record (or not) the cwnd trace")
     r.set_defaults(func=cmd_run)
 
-    b = sub.add_parser("batch", help="run seeds A..B of one grid point into a JSON-lines file (used by Snakemake)")
+    b = sub.add_parser("batch", help="run seeds A..B of one grid point into a JSON-lines file (the suite's workflow jobs)")
     b.add_argument("study", help="study YAML file")
     b.add_argument("--point-path", required=True, help="wildcard path of the grid point")
     b.add_argument("--seeds", required=True, help="inclusive seed range A-B")
     b.add_argument("--out", required=True, help="output .jsonl, written atomically")
     b.add_argument("--force", action="store_true", help="overwrite --out even if it is not a run file of this point")
-    b.add_argument("--point-json", help="the point as the workflow read it (JSON: study, paper, params); the study "
-                                        "file is then not read again")
     b.set_defaults(func=cmd_batch)
+
+    j = sub.add_parser("runs", help="write several run files, each <under>/<point path>/seeds~A-B.jsonl (one "
+                                    "workflow job: workflow/rules/simulate.smk)")
+    j.add_argument("study", help="study YAML file")
+    j.add_argument("files", nargs="+", help="run files to write, below --under")
+    j.add_argument("--under", required=True, help="the study's run folder, e.g. results/runs/mm1_lambda")
+    j.add_argument("--force", action="store_true", help="overwrite files that are not run files of their point")
+    j.set_defaults(func=cmd_runs)
 
     v = sub.add_parser("validate", help="validate study files or workflow config files (exit 2 on the first error)")
     v.add_argument("files", nargs="+")
@@ -400,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("models", help="list the models, their algorithms and every parameter a study may set")
     m.add_argument("models", nargs="*", help="model names (default: all)")
     m.set_defaults(func=cmd_models)
-    for cmd in (r, b, p):
+    for cmd in (r, b, j, p):
         cmd.add_argument("--algorithm", action="append", default=[], metavar="NAME=FILE.py:CLASS",
                          help="your own algorithm joined to the study's algorithm axis, as the workflow "
                               "config's extra_algorithms does (path relative to the repository root)")

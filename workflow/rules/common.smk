@@ -16,6 +16,7 @@ from simulator import registry
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
+from simulator.run_jobs import parse_run_name, share_out
 from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
 from simulator.workflow_config import check_config, known_studies
 
@@ -145,34 +146,42 @@ def get_study_file(wildcards):
     return str(STUDIES[wildcards.study].file)
 
 
-def get_user_algorithm_args(wildcards):
-    """`--algorithm NAME=FILE:CLASS` for a point that runs one of the config's extra_algorithms, so the
-    job loads the study as the workflow did; empty for every other point, whose jobs stay unchanged."""
-    point = point_from_path(STUDIES[wildcards.study], wildcards.point)
+def snakemake_literal(path):
+    """A path Snakemake must not read wildcards from (a grid value could hold braces)."""
+    return path.replace("{", "{{").replace("}", "}}")
+
+
+def get_simulate_jobs(study):
+    """{job number: its run files} for one study (simulator/run_jobs.py decides which files share a job)."""
+    root = f"results/runs/{study}/"
+    names = [f.removeprefix(root) for f in get_run_files(study)]
+    return {job: [root + n for n in files] for job, files in share_out(names).items()}
+
+
+def _points_of(study, files):
+    """The points of a job's run files, in order, each once."""
+    root = f"results/runs/{study}/"
+    paths = dict.fromkeys(parse_run_name(f.removeprefix(root))[0] for f in files)
+    return [point_from_path(STUDIES[study], p) for p in paths]
+
+
+def get_user_algorithm_args(study, files):
+    """`--algorithm NAME=FILE:CLASS` for each of the config's extra_algorithms that the job's points run, so the
+    job loads the study as the workflow did; empty for every other job."""
     extra = config.get("extra_algorithms") or {}
-    return " ".join(f"--algorithm {n}={extra[n]}" for n in (point.params.get("algorithm"),) if n in extra)
+    names = dict.fromkeys(p.params.get("algorithm") for p in _points_of(study, files))
+    return " ".join(shlex.quote(f"--algorithm={n}={extra[n]}") for n in names if n in extra)
 
 
-def get_point_json_arg(wildcards):
-    """`--point-json '<study, paper, params>'`: the point as validated here, so that the job need not read the
-    study again (simulator/cli.py workflow_point); empty for a point that runs a user's algorithm."""
-    if get_user_algorithm_args(wildcards):
-        return ""
-    study = STUDIES[wildcards.study]
-    point = point_from_path(study, wildcards.point)
-    doc = json.dumps({"study": study.name, "paper": study.paper, "params": point.params}, separators=(",", ":"))
-    return f"--point-json {shlex.quote(doc)}"
-
-
-def get_point_params(wildcards):
-    """The point's parameters as JSON: a params rerun trigger, so editing a study reruns only changed
-    points; with the sha256 of the file of each user algorithm it runs, so editing that file reruns them."""
-    try:
-        point = point_from_path(STUDIES[wildcards.study], wildcards.point)
-    except StudyError as e:
-        raise WorkflowError(str(e)) from None
-    users = {u.name: u.sha256 for u in registry.user_algorithms(point.params)}
-    return json.dumps({**point.params, **({"user_algorithms": users} if users else {})}, sort_keys=True)
+def get_job_params(study, files):
+    """The parameters of each of the job's points as JSON: a params rerun trigger, so editing a study reruns
+    only the jobs of the points it changed; with the sha256 of the file of each user algorithm a point runs,
+    so editing that file reruns them."""
+    params = {}
+    for point in _points_of(study, files):
+        users = {u.name: u.sha256 for u in registry.user_algorithms(point.params)}
+        params[point.path] = {**point.params, **({"user_algorithms": users} if users else {})}
+    return json.dumps(params, sort_keys=True)
 
 
 # ----------------------------------------------------------------- validation against ns-3 (optional target)

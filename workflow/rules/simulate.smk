@@ -1,22 +1,29 @@
-# One job per grid point and seed batch: python -m simulator batch -> one JSON line per seed. The job gets
-# the point as this workflow read it (--point-json), so it does not load and validate the study again.
+# Each study's run files are shared out over a few jobs (simulator/run_jobs.py): one job per run file spent
+# most of the report's time starting processes.  A job runs `python -m simulator runs`, which writes each of
+# its run files (one JSON line per seed) as if it were alone.  One rule per job, made here when the workflow
+# is read: a rule's outputs are fixed, and Snakemake ignores job groups when it runs locally.
+# A job reruns when the parameters of any of its points change (params.points), so editing a study reruns
+# the jobs of the points it changed.
 
+for _study in STUDIES:
+    for _job, _files in get_simulate_jobs(_study).items():
 
-rule simulate:
-    output:
-        "results/runs/{study}/{point}/seeds~{first}-{last}.jsonl",
-    params:
-        python=PYTHON,
-        study_file=get_study_file,
-        point_params=get_point_params,
-        user_algorithm=get_user_algorithm_args,
-        point_json=get_point_json_arg,
-        simulator_version=simulator.__version__,
-    log:
-        "results/logs/simulate/{study}/{point}/seeds~{first}-{last}.log",
-    conda:
-        "../envs/simulate.yaml"
-    shell:
-        "{params.python:q} -m simulator batch {params.study_file:q} --point-path {wildcards.point:q}"
-        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} {params.user_algorithm} {params.point_json}"
-        " > {log:q} 2>&1"
+        rule:
+            name:
+                f"simulate_{_study}_{_job}"
+            output:
+                [snakemake_literal(f) for f in _files],
+            params:
+                python=PYTHON,
+                study_file=str(STUDIES[_study].file),
+                under=f"results/runs/{_study}",
+                points=get_job_params(_study, _files),
+                user_algorithms=get_user_algorithm_args(_study, _files),
+                simulator_version=simulator.__version__,
+            log:
+                f"results/logs/simulate/{_study}/job~{_job}.log",
+            conda:
+                "../envs/simulate.yaml"
+            shell:
+                "{params.python:q} -m simulator runs {params.study_file:q} --under {params.under:q}"
+                " {params.user_algorithms} {output:q} > {log:q} 2>&1"
