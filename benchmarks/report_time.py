@@ -51,6 +51,11 @@ def newest_build_start(repo):
     return when.timestamp(), elapsed
 
 
+def rule_family(rule):
+    """'simulate_<study>_<job>' -> 'simulate' (workflow/rules/simulate.smk makes one rule per job)."""
+    return "simulate" if re.fullmatch(r"simulate_\w+_\d+", rule) else rule
+
+
 def jobs(repo):
     """{(rule, job_hash): {"start", "end", "outputs"}} from the metadata."""
     meta = os.path.join(repo, ".snakemake", "metadata")
@@ -68,7 +73,7 @@ def jobs(repo):
             if m.get("starttime") is None or m.get("endtime") is None or m.get("incomplete"):
                 continue
             name = output_path(os.path.relpath(path, meta).replace(os.sep, ""))
-            j = out.setdefault((m["rule"], m.get("job_hash")),
+            j = out.setdefault((rule_family(m["rule"]), m.get("job_hash")),
                                {"start": m["starttime"], "end": m["endtime"], "outputs": []})
             j["start"], j["end"] = min(j["start"], m["starttime"]), max(j["end"], m["endtime"])
             j["outputs"].append(name)

@@ -231,7 +231,7 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
     algorithms = user_algorithms(path, doc)
     schema = load_schema(algorithms)
     _check_finite(path, doc, schema)
-    import jsonschema   # here, not at import: a workflow job never validates (simulator/cli.py --point-json)
+    import jsonschema   # here, not at import: commands that validate no file do not pay for it
 
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])

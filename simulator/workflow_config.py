@@ -30,7 +30,7 @@ def find_config_schema(start) -> Path | None:
 def _config_errors(doc: dict, schema: dict, partial: bool) -> list:
     if partial:  # one file of several: keys may come from another file
         schema = {k: v for k, v in schema.items() if k != "required"}
-    import jsonschema   # here, not at import: a workflow job never validates (simulator/cli.py --point-json)
+    import jsonschema   # here, not at import: commands that validate no file do not pay for it
 
     validator = jsonschema.Draft202012Validator(schema)
     return sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])

@@ -40,8 +40,9 @@ def write_meta(meta, output, rule, job_hash, start, end):
 def test_report_time_counts_a_job_of_several_outputs_once(tmp_path):
     meta = tmp_path / ".snakemake" / "metadata"
     meta.mkdir(parents=True)
-    write_meta(meta, "results/runs/a/x~1/seeds~1-10.jsonl", "simulate", 1, 100.0, 104.0)
-    write_meta(meta, "results/runs/b/x~1/seeds~1-10.jsonl", "simulate", 2, 100.0, 102.0)
+    write_meta(meta, "results/runs/a/x~1/seeds~1-10.jsonl", "simulate_a_3", 1, 100.0, 104.0)   # one job,
+    write_meta(meta, "results/runs/a/x~2/seeds~1-10.jsonl", "simulate_a_3", 1, 100.0, 104.0)   # two files
+    write_meta(meta, "results/runs/b/x~1/seeds~1-10.jsonl", "simulate_b_0", 2, 100.0, 102.0)
     write_meta(meta, "results/tables/a.csv", "aggregate", 3, 104.0, 110.0)
     write_meta(meta, "results/tables/a.provenance.json", "aggregate", 3, 104.0, 110.0)
     r = run_script("benchmarks/report_time.py", tmp_path)

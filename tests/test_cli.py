@@ -1,9 +1,11 @@
-"""python -m simulator run / batch / validate, through a real subprocess."""
+"""python -m simulator run / batch / runs / validate, through a real subprocess."""
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import simulator
 
@@ -126,24 +128,50 @@ def test_seeded_runs_each_run():
     assert len({json.dumps(r["metrics"], sort_keys=True) for r in recs}) == 3
 
 
-def test_batch_given_the_workflows_point_writes_the_same_bytes(tmp_path):
-    """--point-json (the point as the workflow read it; the study is not read again) and the study file give
-    byte-identical run files."""
-    from simulator.study import load_study, point_from_path
-
-    study = load_study(TINY / "mm1_lambda.yaml")
-    point = point_from_path(study, POINT)
-    given = json.dumps({"study": study.name, "paper": study.paper, "params": point.params})
-    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    assert cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1-2", "--out", a).returncode == 0
-    r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1-2", "--out", b,
-            "--point-json", given)
+def test_runs_writes_each_named_file_as_batch_would(tmp_path):
+    """A workflow job (`runs`, several run files) writes each file byte for byte as `batch` writes it alone,
+    whatever else the job holds: here two points of a seeded study and one seed-independent point."""
+    under = tmp_path / "runs"
+    names = [f"{POINT}/seeds~1-3.jsonl", "variant~standard/algorithm~none/lambda~15/seeds~2-4.jsonl"]
+    r = cli("runs", TINY / "mm1_lambda.yaml", "--under", under, *[under / n for n in names])
     assert r.returncode == 0, r.stderr
-    assert a.read_bytes() == b.read_bytes()
+    for name in names:
+        point, seeds = name.rsplit("/seeds~", 1)
+        alone = tmp_path / "alone" / name
+        assert cli("batch", TINY / "mm1_lambda.yaml", "--point-path", point, "--seeds", seeds.removesuffix(".jsonl"),
+                   "--out", alone).returncode == 0
+        assert (under / name).read_bytes() == alone.read_bytes()
 
 
-def test_batch_rejects_a_point_json_that_is_not_the_workflows(tmp_path):
-    r = cli("batch", TINY / "mm1_lambda.yaml", "--point-path", POINT, "--seeds", "1", "--out", tmp_path / "x.jsonl",
-            "--point-json", '{"params": {}}')
-    assert r.returncode == 2 and "--point-json" in r.stderr and "study, paper and params" in r.stderr
-    assert not (tmp_path / "x.jsonl").exists()
+@pytest.mark.parametrize("name, message", [
+    ("variant~standard/algorithm~reno/lambda~6/seeds~1-2.jsonl", "no grid point"),
+    ("variant~standard/algorithm~reno/lambda~5/seeds~2-1.jsonl", "not a seed range"),
+    ("variant~standard/algorithm~reno/lambda~5/run.jsonl", "not a run file name"),
+])
+def test_runs_checks_every_name_before_simulating(tmp_path, name, message):
+    under = tmp_path / "runs"
+    good = under / POINT / "seeds~1-2.jsonl"
+    r = cli("runs", TINY / "mm1_lambda.yaml", "--under", under, good, under / name)
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert not good.exists()                       # nothing written: the bad name came before any run
+
+
+def test_runs_refuses_a_file_outside_its_folder(tmp_path):
+    r = cli("runs", TINY / "mm1_lambda.yaml", "--under", tmp_path / "runs", tmp_path / f"{POINT}/seeds~1-2.jsonl")
+    assert r.returncode == 2 and "not below --under" in r.stderr
+
+
+# ---------------------------------------------------------------- which run files share a workflow job
+def test_run_files_share_jobs_by_their_own_name():
+    """Every file in exactly one job; a file's job does not depend on the other files (so adding grid points
+    moves no existing file to another job); at most 8 jobs for a default study; more for huge ones."""
+    from simulator.run_jobs import MAX_FILES_PER_JOB, job_count, share_out
+
+    names = [f"algorithm~a{i}/x~{j}/seeds~1-10.jsonl" for i in range(5) for j in range(30)]
+    jobs = share_out(names)
+    assert sorted(n for files in jobs.values() for n in files) == sorted(names)
+    assert len(jobs) == 8 and max(map(len, jobs.values())) < len(names) / 4
+    more = share_out(names + ["algorithm~new/x~0/seeds~1-10.jsonl"])
+    assert all(set(files) <= set(more[job]) for job, files in jobs.items())
+    assert job_count(8 * MAX_FILES_PER_JOB + 1) == 9
+    assert max(map(len, share_out([f"p~{i}/seeds~1-1.jsonl" for i in range(20_000)]).values())) < 1.3 * MAX_FILES_PER_JOB

@@ -76,14 +76,19 @@ def test_mininet_figure_draws_each_traced_algorithm_once_per_panel(missing):
         assert labels == expected
 
 
-def test_chapter_writes_downloads_and_figures(tmp_path):
+def test_chapter_writes_downloads_and_figures(tmp_path, monkeypatch):
     ch = chapter.Chapter(tmp_path / "fig", tmp_path / "dl", "_static/dl")
     ch.save_download(pd.DataFrame({"a": [1]}), "x.csv")
     assert (tmp_path / "dl" / "x.csv").read_text() == "a\n1\n"
     import matplotlib.pyplot as plt
 
-    ch.figure(plt.figure(), "f")
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    ch.figure(plt.figure(figsize=(4, 3)), "f")
     assert (tmp_path / "fig" / "f.png").exists() and (tmp_path / "fig" / "f.svg").exists()
+    png = (tmp_path / "fig" / "f.png").read_bytes()
+    assert chapter.png_width(png) > 0 and [s.data for s in shown] == [png]     # the saved PNG, drawn once
+    assert shown[0].width == round(chapter.png_width(png) * 110 / 130)         # at the notebook's own size
     assert ch.download_link("x.csv") == '<a href="_static/dl/x.csv" download>Download as CSV</a>'
     assert chapter.files(["b", "a"], "*") == ["b", "a"]
 

@@ -201,14 +201,18 @@ def seed_ranges(seeds) -> str:
     return ",".join(f"{a}-{b}" if a != b else f"{a}" for a, b in out)
 
 
-def provenance(records, files, study_file=None) -> dict:
-    """What the table was made from: study file, simulator versions, commits, points, seeds, run files."""
-    by_file: dict[str, list] = {}
-    for f in files:
-        with open(f) as fh:
-            for line in fh:
-                if line.strip():
-                    by_file.setdefault(json.loads(line)["point_path"], []).append(str(f))
+def run_files_by_point(records_of_files) -> dict:
+    """{point_path: [run files holding its records]} from [(file, its records), ...]."""
+    by_point: dict[str, list] = {}
+    for f, recs in records_of_files:
+        for r in recs:
+            by_point.setdefault(r["point_path"], []).append(str(f))
+    return by_point
+
+
+def provenance(records, by_file, study_file=None) -> dict:
+    """What the table was made from: study file, simulator versions, commits, points, seeds, run files
+    (by_file: run_files_by_point)."""
     prov = [r.get("provenance", {}) for r in records]
     first = records[0] if records else {}
     out = {
@@ -234,7 +238,8 @@ def provenance(records, files, study_file=None) -> dict:
 
 
 def main(smk) -> None:
-    records = read_records(smk.input.runs)
+    records_of_files = [(f, read_run_file(f)) for f in smk.input.runs]
+    records = [r for _, recs in records_of_files for r in recs]
     bad = {r["study"] for r in records} - {smk.wildcards.study}
     if bad:
         raise ValueError(f"runs of other studies among the inputs: {sorted(bad)}")
@@ -245,7 +250,7 @@ def main(smk) -> None:
     out = Path(smk.output[0])
     write_atomic(out, lambda tmp: df.to_csv(tmp, index=False))
     if "provenance" in smk.output.keys():
-        prov = provenance(records, smk.input.runs, getattr(smk.params, "study_file", None))
+        prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None))
         text = json.dumps(prov, indent=1, sort_keys=True) + "\n"
         write_atomic(Path(smk.output.provenance), lambda tmp: Path(tmp).write_text(text))
     print(f"{out}: {len(df)} rows from {len(records)} runs", file=sys.stderr)

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import argparse
 import base64
+import collections
+import concurrent.futures
 import functools
 import json
 import re
@@ -273,8 +275,27 @@ def screenshot(browser, path: Path, width=WIDTH) -> int:
     return height
 
 
-def check_book(html_dir, screenshots=None, width=WIDTH, log=None) -> tuple[list[Problem], list[str]]:
-    """(problems, pages checked) of the book in html_dir; screenshots as <screenshots>/<page>.png."""
+def check_page(browser, html_dir: Path, page: Path, screenshots, width, log) -> list[Problem]:
+    """One page: its facts measured at a reader's window size, its screenshot, its problems."""
+    rel = page.relative_to(html_dir).as_posix()
+    t0 = time.monotonic()
+    set_viewport(browser, width, VIEWPORT_HEIGHT)      # measured as a reader's window shows it
+    browser.get(page.as_uri())
+    facts = browser.execute_async_script(PAGE_FACTS_JS)
+    if screenshots:
+        shot = Path(screenshots) / (rel[:-len(".html")].replace("/", "__") + ".png")
+        facts["height"] = screenshot(browser, shot, width)
+    found = page_problems(html_dir, page, facts)
+    if log:
+        print(f"{rel}: {facts['height']} px tall, {len(found)} problem(s), {time.monotonic() - t0:.1f} s",
+              file=log, flush=True)
+    return found
+
+
+def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2) -> tuple[list[Problem], list[str]]:
+    """(problems, pages checked) of the book in html_dir; screenshots as <screenshots>/<page>.png.  Pages are
+    shared out over `browsers` browsers, the largest first (the book check ends the build: a long page's
+    screenshot takes seconds); the problems come in page order whichever browser found them."""
     html_dir = Path(html_dir).resolve()
     todo = pages(html_dir)
     if not todo:
@@ -282,26 +303,26 @@ def check_book(html_dir, screenshots=None, width=WIDTH, log=None) -> tuple[list[
     if screenshots:
         Path(screenshots).mkdir(parents=True, exist_ok=True)
     anchors.cache_clear()
-    problems = []
-    browser = open_browser(width)
-    try:
-        for page in todo:
-            rel = page.relative_to(html_dir).as_posix()
-            t0 = time.monotonic()
-            set_viewport(browser, width, VIEWPORT_HEIGHT)      # measured as a reader's window shows it
-            browser.get(page.as_uri())
-            facts = browser.execute_async_script(PAGE_FACTS_JS)
-            if screenshots:
-                shot = Path(screenshots) / (rel[:-len(".html")].replace("/", "__") + ".png")
-                facts["height"] = screenshot(browser, shot, width)
-            found = page_problems(html_dir, page, facts)
-            problems += found
-            if log:
-                print(f"{rel}: {facts['height']} px tall, {len(found)} problem(s), {time.monotonic() - t0:.1f} s",
-                      file=log, flush=True)
-    finally:
-        browser.quit()
-    return problems, [p.relative_to(html_dir).as_posix() for p in todo]
+    queue = collections.deque(sorted(todo, key=lambda p: -p.stat().st_size))
+    found: dict[Path, list[Problem]] = {}
+
+    def work():
+        browser = open_browser(width)
+        try:
+            while queue:
+                try:
+                    page = queue.popleft()
+                except IndexError:      # the other browser took the last page
+                    return
+                found[page] = check_page(browser, html_dir, page, screenshots, width, log)
+        finally:
+            browser.quit()
+
+    n = max(1, min(browsers, len(todo)))
+    with concurrent.futures.ThreadPoolExecutor(n) as pool:
+        for done in [pool.submit(work) for _ in range(n)]:
+            done.result()           # a browser's error (BrowserMissing, a timeout) is the check's
+    return [p for page in todo for p in found[page]], [p.relative_to(html_dir).as_posix() for p in todo]
 
 
 def main(argv=None) -> int:

@@ -46,6 +46,13 @@ def show(frame, index=True, float_format=None, na_rep="NaN") -> None:
     html(frame_html(frame, index=index, float_format=float_format, na_rep=na_rep))
 
 
+def png_width(data: bytes) -> int:
+    """Width in pixels of a PNG (its IHDR chunk, which comes first)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    return int.from_bytes(data[16:20], "big")
+
+
 class Chapter:
     """Output folders of one chapter; figures and tables land there and are shown in the notebook."""
 
@@ -60,13 +67,20 @@ class Chapter:
         self.downloads_dir.mkdir(parents=True, exist_ok=True)
 
     def figure(self, fig, name) -> None:
-        """Save `fig` as <name>.png and <name>.svg and show it."""
+        """Save `fig` as <name>.png and <name>.svg and show that PNG, at the size the notebook's own display
+        (figure.dpi) would give it: drawing a figure of many panels takes a second, so it is drawn once
+        for the PNG instead of once more for the notebook."""
         import matplotlib.pyplot as plt
+        from IPython.display import Image, display
 
-        fig.savefig(self.figures_dir / f"{name}.png", bbox_inches="tight")
+        png = self.figures_dir / f"{name}.png"
+        fig.savefig(png, bbox_inches="tight")
         fig.savefig(self.figures_dir / f"{name}.svg", bbox_inches="tight")
-        plt.show()
-        plt.close(fig)      # shown (inline) or saved: free it, a chapter draws dozens
+        plt.close(fig)      # saved: free it, a chapter draws dozens
+        data = png.read_bytes()
+        dpi = plt.rcParams["savefig.dpi"]
+        scale = 1.0 if dpi == "figure" else plt.rcParams["figure.dpi"] / dpi
+        display(Image(data=data, width=round(png_width(data) * scale)))
 
     @staticmethod
     def caption(text) -> None:

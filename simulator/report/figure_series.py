@@ -110,9 +110,12 @@ def frame(fig, wide: bool = False) -> pd.DataFrame:
             continue
         rows, pts = s["rows"], points(s)
         aligned = len(rows) == len(s["x"]) and "point" in rows
+        if aligned:     # one row per x (a time series: thousands): columns as lists, not a lookup per value
+            studies = rows["study"].tolist() if "study" in rows else [""] * len(rows)
+            row_points = rows["point"].tolist()
         for i, x in enumerate(s["x"]):
             at = points(dict(rows=s["per_x"][i])) if s["per_x"] else pts
-            study, point = ((rows["study"].iloc[i] if "study" in rows else "", rows["point"].iloc[i]) if aligned
+            study, point = ((studies[i], row_points[i]) if aligned
                             else (at[0] if len(at) == 1 else ("", " ".join(p for _, p in at))))
             out.append(dict(base, study=study, point=point, x=x, mean=s["y"][i], ci_low=s["lo"][i], ci_high=s["hi"][i]))
     d = pd.DataFrame(out).dropna(axis=1, how="all")
