@@ -237,7 +237,13 @@ def provenance(records, by_file, study_file=None) -> dict:
     return out
 
 
+def write_csv_atomic(df: pd.DataFrame, out) -> None:
+    write_atomic(Path(out), lambda tmp: df.to_csv(tmp, index=False))
+
+
 def main(smk) -> None:
+    """One study's run files, read once: its table and provenance record, and its trace table if the rule
+    has a `traces` output (rule aggregate_with_traces); kind "traces" writes the trace table alone."""
     records_of_files = [(f, read_run_file(f)) for f in smk.input.runs]
     records = [r for _, recs in records_of_files for r in recs]
     bad = {r["study"] for r in records} - {smk.wildcards.study}
@@ -245,13 +251,17 @@ def main(smk) -> None:
         raise ValueError(f"runs of other studies among the inputs: {sorted(bad)}")
     if smk.params.kind == "traces":
         df = traces(records, smk.params.n_seeds)
-    else:
-        df = table(records)
-    out = Path(smk.output[0])
-    write_atomic(out, lambda tmp: df.to_csv(tmp, index=False))
+        write_csv_atomic(df, smk.output[0])
+        print(f"{smk.output[0]}: {len(df)} rows from {len(records)} runs", file=sys.stderr)
+        return
+    df = table(records)
+    write_csv_atomic(df, smk.output[0])
     if "provenance" in smk.output.keys():
         prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None))
         text = json.dumps(prov, indent=1, sort_keys=True) + "\n"
         write_atomic(Path(smk.output.provenance), lambda tmp: Path(tmp).write_text(text))
-    print(f"{out}: {len(df)} rows from {len(records)} runs", file=sys.stderr)
-
+    print(f"{smk.output[0]}: {len(df)} rows from {len(records)} runs", file=sys.stderr)
+    if "traces" in smk.output.keys():
+        tr = traces(records, smk.params.n_seeds)
+        write_csv_atomic(tr, smk.output.traces)
+        print(f"{smk.output.traces}: {len(tr)} rows", file=sys.stderr)

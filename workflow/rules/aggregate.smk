@@ -1,6 +1,10 @@
-# All seed batches of a study -> one long-format table with its provenance record (and, for trace
-# studies, a trace table). The work is simulator/report/aggregate.py: editing it reruns these rules.
+# All seed batches of a study -> one long-format table with its provenance record, and for trace studies
+# its trace table, from one reading of the run files (a trace study's records hold every trace: reading
+# them twice, once per table, was most of the cost). The work is simulator/report/aggregate.py: editing it
+# reruns these rules.
 AGGREGATE_CODE = ["simulator/report/aggregate.py", "simulator/report/io.py"]
+TRACE_STUDIES = [name for name, s in STUDIES.items() if s.trace]
+PLAIN_STUDIES = [name for name in STUDIES if name not in TRACE_STUDIES]
 
 
 rule aggregate:
@@ -10,6 +14,8 @@ rule aggregate:
     output:
         table="results/tables/{study}.csv",
         provenance="results/tables/{study}.provenance.json",
+    wildcard_constraints:
+        study="|".join(map(re.escape, PLAIN_STUDIES)) or "(?!)",
     params:
         kind="table",
         study_file=get_study_file,
@@ -21,21 +27,17 @@ rule aggregate:
         "../scripts/aggregate.py"
 
 
-rule traces:
-    input:
-        runs=lambda wildcards: get_run_files(wildcards.study),
-        code=AGGREGATE_CODE,
+use rule aggregate as aggregate_with_traces with:
     output:
-        "results/traces/{study}.csv",
+        table="results/tables/{study}.csv",
+        provenance="results/tables/{study}.provenance.json",
+        traces="results/traces/{study}.csv",
+    wildcard_constraints:
+        study="|".join(map(re.escape, TRACE_STUDIES)) or "(?!)",
     params:
-        kind="traces",
+        kind="table",
+        study_file=get_study_file,
         n_seeds=lambda wildcards: STUDIES[wildcards.study].trace_seeds,
-    log:
-        "results/logs/traces/{study}.log",
-    conda:
-        "../envs/simulate.yaml"
-    script:
-        "../scripts/aggregate.py"
 
 
 rule tables:

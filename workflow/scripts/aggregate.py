@@ -1,5 +1,5 @@
-"""Snakemake entry point of rules aggregate and traces: simulator/report/aggregate.py does the work.
-Errors go to the rule's log with their traceback."""
+"""Snakemake entry point of rules aggregate, aggregate_with_traces and the suite's aggregate rules:
+simulator/report/aggregate.py does the work. Errors go to the rule's log with their traceback."""
 import sys
 import traceback
 
