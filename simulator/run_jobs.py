@@ -2,7 +2,8 @@
 
 A job costs about 0.3 s before it simulates anything (Python, the simulator's imports, the study file),
 while most M/M/1 and NS-2 grid points simulate in milliseconds: with one job per run file, most of the
-report's time went to starting processes.  So each study's run files are shared out over a few jobs.
+report's time went to starting processes.  So each study's run files are shared out over a few jobs: 8,
+or the study's `jobs:` (the M/M/1 studies, whose whole grid simulates in a second, take one).
 
 A run file's job follows from its own name (a SHA-256 of it), not from its place in the grid: adding or
 removing a grid point changes the job it falls in and no other, and a study's heavy points (say, its
@@ -20,9 +21,10 @@ JOBS_PER_STUDY = 8
 MAX_FILES_PER_JOB = 400
 
 
-def job_count(n_files: int) -> int:
-    """How many jobs a study's n_files run files are shared out over."""
-    return max(JOBS_PER_STUDY, math.ceil(n_files / MAX_FILES_PER_JOB))
+def job_count(n_files: int, jobs: int | None = None) -> int:
+    """How many jobs a study's n_files run files are shared out over: the study's `jobs` (default
+    JOBS_PER_STUDY), or more where a job would write more than MAX_FILES_PER_JOB."""
+    return max(jobs or JOBS_PER_STUDY, math.ceil(n_files / MAX_FILES_PER_JOB))
 
 
 def job_of(run_name: str, n_jobs: int) -> int:
@@ -30,10 +32,10 @@ def job_of(run_name: str, n_jobs: int) -> int:
     return int.from_bytes(hashlib.sha256(run_name.encode()).digest()[:8], "big") % n_jobs
 
 
-def share_out(run_names: list[str]) -> dict[int, list[str]]:
+def share_out(run_names: list[str], jobs: int | None = None) -> dict[int, list[str]]:
     """The run files (names below the study's folder, e.g. 'algorithm~reno/lambda~5/seeds~1-10.jsonl')
-    by job number: only jobs with files, each job's files in the order given."""
-    n_jobs = job_count(len(run_names))
+    by job number (over job_count jobs): only jobs with files, each job's files in the order given."""
+    n_jobs = job_count(len(run_names), jobs)
     jobs: dict[int, list[str]] = {}
     for name in run_names:
         jobs.setdefault(job_of(name, n_jobs), []).append(name)

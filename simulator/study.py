@@ -129,6 +129,7 @@ class Study:
     fixed: dict
     file: Path
     seeds_per_job: int | None = None
+    jobs: int | None = None          # workflow jobs its run files are shared out over (None: run_jobs' default)
     seeds: int | None = None
     grids: list = field(default_factory=list)   # several grids (the `grids:` key); else [grid]
     trace: bool = False
@@ -248,6 +249,7 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
         fixed=copy.deepcopy(doc.get("fixed") or {}),
         file=path,
         seeds_per_job=doc.get("seeds_per_job"),
+        jobs=doc.get("jobs"),
         seeds=doc.get("seeds"),
         trace=doc.get("trace", False),
         trace_seeds=doc.get("trace_seeds"),
@@ -287,7 +289,7 @@ def _check_finite(path, doc: dict, schema: dict) -> None:
         if isinstance(v, float) and not math.isfinite(v):
             allowed = describe(params[name]) if name in params else "finite numbers"
             raise StudyError(f"{path}: {key_path(parts)}: {v!r} is not a finite number; allowed values: {allowed}")
-    for key in ("seeds", "seeds_per_job", "trace_seeds"):
+    for key in ("seeds", "seeds_per_job", "jobs", "trace_seeds"):
         v = doc.get(key)
         if isinstance(v, float):
             raise StudyError(f"{path}: {key}: {v!r} is not a whole number; allowed values: "

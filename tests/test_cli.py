@@ -173,5 +173,6 @@ def test_run_files_share_jobs_by_their_own_name():
     assert len(jobs) == 8 and max(map(len, jobs.values())) < len(names) / 4
     more = share_out(names + ["algorithm~new/x~0/seeds~1-10.jsonl"])
     assert all(set(files) <= set(more[job]) for job, files in jobs.items())
-    assert job_count(8 * MAX_FILES_PER_JOB + 1) == 9
+    assert job_count(8 * MAX_FILES_PER_JOB + 1) == 9 and len(share_out(names, jobs=1)) == 1
+    assert job_count(10, jobs=3) == 3 and job_count(3 * MAX_FILES_PER_JOB + 1, jobs=1) == 4
     assert max(map(len, share_out([f"p~{i}/seeds~1-1.jsonl" for i in range(20_000)]).values())) < 1.3 * MAX_FILES_PER_JOB

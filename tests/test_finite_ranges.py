@@ -39,6 +39,7 @@ def test_every_numeric_parameter_has_an_upper_bound():
     ("seeds_float", mm1_study(extra="seeds: 3.0\n"), ["seeds: 3.0 is not a whole number"]),
     ("seeds_huge", mm1_study(extra="seeds: 1000000000\n"), ["seeds", "out of range", "<= 100000"]),
     ("seeds_per_job_float", mm1_study(extra="seeds_per_job: 2.5\n"), ["seeds_per_job: 2.5 is not a whole number"]),
+    ("jobs_float", mm1_study(extra="jobs: 2.0\n"), ["jobs: 2.0 is not a whole number"]),
     ("nan_in_grid", "paper: qtcol\ntitle: t\nmodel: dumbbell\ngrid: {algorithm: [cubic], alpha: [1.2, .nan]}\n",
      ["grid.alpha[1]", "nan is not a finite number", "numbers > 1 and <= 10"]),
     ("inf_duration", "paper: qtcol\ntitle: t\nmodel: dumbbell\ngrid: {algorithm: [cubic]}\nfixed: {duration: .inf}\n",

@@ -112,6 +112,7 @@ CASES = {
     "seeds_zero": (study_case(setkey("seeds", value=0)), ["seeds", "allowed values: integers >= 1"]),
     "seeds_per_job_zero": (study_case(setkey("seeds_per_job", value=0)),
                            ["seeds_per_job", "allowed values: integers >= 1"]),
+    "jobs_zero": (study_case(setkey("jobs", value=0)), ["jobs", "allowed values: integers >= 1"]),
     "missing_parameter": (study_case(delkey("fixed", "theta")), ["fixed", "'theta'", "variant, algorithm, lambda"]),
     "missing_required_key": (study_case(delkey("paper")), ["'paper'", "required keys: study, paper"]),
     "key_in_grid_and_fixed": (study_case(setkey("fixed", "lambda", value=3)), ["fixed.lambda", "grid"]),

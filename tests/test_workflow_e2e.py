@@ -4,6 +4,7 @@ beside it (simulate -> tables -> claims -> scorecard -> notebooks -> book).
 The run itself is the session fixture `built_report` (tests/conftest.py): `snakemake --cores 2
 --configfile config/test/config.yaml` in a temporary copy; these tests read what it built.
 """
+import re
 import subprocess
 import sys
 from html import unescape
@@ -100,3 +101,18 @@ def test_editing_a_notebook_reruns_no_simulation(built_report):
     assert dry.returncode == 0, dry.stderr
     assert "rule simulate" not in dry.stdout and "rule aggregate" not in dry.stdout and "rule traces" not in dry.stdout
     assert "rule notebook_mm1" in dry.stdout
+
+
+@pytest.mark.slow
+def test_a_study_runs_in_as_many_jobs_as_its_jobs_key_says(built_report):
+    """The tiny mm1_lambda sets `jobs: 2`; the other studies share their run files out over at most 8 jobs."""
+    cmd = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--quiet", "rules", "--configfile", TEST_CONFIG]
+    dry = subprocess.run(cmd, cwd=built_report, capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr
+    jobs = {}
+    for line in dry.stdout.splitlines():
+        m = re.match(r"simulate_(\w+)_\d+\s+1$", line.strip())
+        if m:
+            jobs[m.group(1)] = jobs.get(m.group(1), 0) + 1
+    assert 1 <= jobs.pop("mm1_lambda") <= 2
+    assert jobs and max(jobs.values()) <= 8 and max(jobs.values()) > 2

@@ -155,7 +155,7 @@ def get_simulate_jobs(study):
     """{job number: its run files} for one study (simulator/run_jobs.py decides which files share a job)."""
     root = f"results/runs/{study}/"
     names = [f.removeprefix(root) for f in get_run_files(study)]
-    return {job: [root + n for n in files] for job, files in share_out(names).items()}
+    return {job: [root + n for n in files] for job, files in share_out(names, STUDIES[study].jobs).items()}
 
 
 def _points_of(study, files):

@@ -175,6 +175,9 @@ rule notebook_plain_chapter:
         downloads=directory("results/downloads/{chapter}"),
     wildcard_constraints:
         chapter="|".join(PLAIN_CHAPTERS) or "(?!)",
+    # the NS-2 chapter is the longest notebook (15 figures of up to 48 panels): started before the other
+    # chapters, which all wait for the scorecard with it, it does not end the build alone
+    priority: 1
     params:
         y=papermill_params(
             table_files=lambda i, o: list(i.tables),
