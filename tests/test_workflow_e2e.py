@@ -105,10 +105,12 @@ def test_editing_a_notebook_reruns_no_simulation(built_report):
 
 @pytest.mark.slow
 def test_a_study_runs_in_as_many_jobs_as_its_jobs_key_says(built_report):
-    """The tiny mm1_lambda sets `jobs: 2`; the other studies share their run files out over at most 8 jobs."""
+    """The tiny mm1_lambda sets `jobs: 2`; the other studies share their run files out over at most 8 jobs. And
+    Snakemake applies the repository's execution profile (profiles/default: the greedy scheduler) by itself."""
     cmd = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--quiet", "rules", "--configfile", TEST_CONFIG]
     dry = subprocess.run(cmd, cwd=built_report, capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr
+    assert "workflow specific profile profiles/default" in dry.stderr     # Snakemake found the profile itself
     jobs = {}
     for line in dry.stdout.splitlines():
         m = re.match(r"simulate_(\w+)_\d+\s+1$", line.strip())
