@@ -16,7 +16,7 @@ for _study in STUDIES:
             params:
                 python=PYTHON,
                 study_file=str(STUDIES[_study].file),
-                under=f"results/runs/{_study}",
+                under=lambda wildcards, output: str(Path(output[0]).parents[-4]),   # results/runs/<study>
                 points=get_job_params(_study, _files),
                 user_algorithms=get_user_algorithm_args(_study, _files),
                 simulator_version=simulator.__version__,
