@@ -36,10 +36,10 @@ def share_out(run_names: list[str], jobs: int | None = None) -> dict[int, list[s
     """The run files (names below the study's folder, e.g. 'algorithm~reno/lambda~5/seeds~1-10.jsonl')
     by job number (over job_count jobs): only jobs with files, each job's files in the order given."""
     n_jobs = job_count(len(run_names), jobs)
-    jobs: dict[int, list[str]] = {}
+    by_job: dict[int, list[str]] = {}
     for name in run_names:
-        jobs.setdefault(job_of(name, n_jobs), []).append(name)
-    return dict(sorted(jobs.items()))
+        by_job.setdefault(job_of(name, n_jobs), []).append(name)
+    return dict(sorted(by_job.items()))
 
 
 def parse_run_name(run_name: str) -> tuple[str, str]:

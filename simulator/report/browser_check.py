@@ -309,10 +309,10 @@ def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2) ->
     def work():
         browser = open_browser(width)
         try:
-            while queue:
+            while True:
                 try:
-                    page = queue.popleft()
-                except IndexError:      # the other browser took the last page
+                    page = queue.popleft()      # atomic: the browsers never take the same page
+                except IndexError:
                     return
                 found[page] = check_page(browser, html_dir, page, screenshots, width, log)
         finally:
