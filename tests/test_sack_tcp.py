@@ -108,6 +108,46 @@ def test_without_rack_a_lost_retransmission_waits_for_the_timeout():
     assert snd.timeouts == 1 and snd.send_one(1.30) == 0      # the timeout resends it
 
 
+def timed_out_with_a_sack_at_4(retx_below_sack):
+    """Packets 0-9 in flight, 4 SACKed, then a timeout: 0-3 and 5-9 lost, cwnd 1."""
+    snd = sender()
+    snd.retx_below_sack = retx_below_sack
+    send_all(snd)
+    snd.ack(0, 4, 0.0, 0.05)
+    snd.timeout(1.0)
+    return snd
+
+
+def sent_by_delivered_acks(snd, acks, now=1.1):
+    """The timeout's retransmission, then what each cumulative ACK lets out (slow start from cwnd 1)."""
+    out = [snd.send_one(1.0)]
+    for ack in acks:
+        snd.ack(ack, -1, 1.0, now)
+        out += send_all(snd, now)
+    return out
+
+
+def test_after_a_timeout_ns3_resends_only_below_the_highest_sack_while_new_data_waits():
+    """RFC 6675 NextSeg rule 1.b as ns-3 3.44's TcpTxBuffer::NextSeg: the holes 0-3 below SACK 4 are
+    resent, then new data (10), not the packets 5-9 above it (they may still be in flight)."""
+    snd = timed_out_with_a_sack_at_4(True)
+    assert sent_by_delivered_acks(snd, [1, 2]) == [0, 1, 2, 3, 10]
+
+
+def test_after_a_timeout_linux_resends_every_lost_packet_first():
+    snd = timed_out_with_a_sack_at_4(False)
+    assert sent_by_delivered_acks(snd, [1, 2]) == [0, 1, 2, 3, 5]
+
+
+def test_once_snd_una_passes_the_highest_sack_ns3_resends_the_lost_packets_above_it():
+    """ns-3 forgets its highest SACK when the cumulative ACK passes it (m_sackSeen false), so rule
+    1.b no longer holds 5-9 back: they go before new data, as they would without any SACK."""
+    snd = timed_out_with_a_sack_at_4(True)
+    sent = sent_by_delivered_acks(snd, [1, 2])
+    snd.ack(5, -1, 1.0, 1.2)                          # 0-4 delivered: snd_una 5, above SACK 4
+    assert sent + send_all(snd, 1.2)[:2] == [0, 1, 2, 3, 10, 5, 6]
+
+
 def test_receiver_delays_acks_and_reports_out_of_order_at_once():
     rcv = SackReceiver(2, 0.2)
     assert rcv.receive(0, 0.0, 0.0) is False          # first in-order packet: wait

@@ -7,13 +7,14 @@ from simulator.tcp.sender import TcpSender
 
 
 def sack_flow(cc, tcp: dict, data_size: int):
-    """The SACK sender (RFC 6675 recovery in the options' style: rack, ssthresh_pipe_after_ack, cwr_event_after_loss from
-    simulator/tcp/stacks.py SACK_RECOVERY; rate samples, pacing) and a delayed-ACK receiver."""
+    """The SACK sender (RFC 6675 recovery in the options' style: rack, ssthresh_pipe_after_ack, cwr_event_after_loss,
+    retx_below_sack from simulator/tcp/stacks.py SACK_RECOVERY; rate samples, pacing) and a delayed-ACK receiver."""
     sender = SackSender(cc, rto(tcp), tcp.get("init_cwnd", 10.0), data_size - 54.0)
     sender.max_window = int(tcp.get("max_window", 0))
     sender.rack = bool(tcp.get("rack", True))
     sender.ssthresh_pipe_after_ack = bool(tcp.get("ssthresh_pipe_after_ack", False))
     sender.cwr_event_after_loss = bool(tcp.get("cwr_event_after_loss", True))
+    sender.retx_below_sack = bool(tcp.get("retx_below_sack", False))
     return sender, SackReceiver(tcp.get("delack_count", 2), tcp.get("delack_timeout", 0.2))
 
 

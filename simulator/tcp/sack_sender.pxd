@@ -31,6 +31,11 @@ cdef class SackSender:
     cdef public bint ssthresh_pipe_after_ack
     # leaving LOSS (after a timeout) tells the controller CA_EVENT_COMPLETE_CWR, as leaving RECOVERY does
     cdef public bint cwr_event_after_loss
+    # while a SACK above snd_una is known and there is new data, a lost packet is retransmitted only below the
+    # highest SACKed one (RFC 6675 NextSeg rule 1.b, as ns-3 3.44's TcpTxBuffer::NextSeg, which forgets its
+    # highest SACK once snd_una passes it): after a timeout the packets still in flight above it are not resent.
+    # Without new data we still retransmit them (ns-3 would wait for its next timeout; bulk flows never do)
+    cdef public bint retx_below_sack
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs
     # rate sampler

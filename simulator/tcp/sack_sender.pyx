@@ -7,7 +7,9 @@ Loss marking and retransmission use forward-only scan pointers: O(1) amortised p
 thousands of packets in flight.  A retransmission that is lost again is detected as RACK does
 (RFC 8985, as Linux): once a packet sent more than a reordering window after it is delivered.  With
 rack off (ns-3 3.44 and NS-2, which have no RACK) a hole is retransmitted once per recovery, as
-RFC 6675 NextSeg does, and a lost retransmission waits for the retransmission timeout.
+RFC 6675 NextSeg does, and a lost retransmission waits for the retransmission timeout.  With
+retx_below_sack (ns-3) a lost packet above the highest SACK waits while there is new data to send
+(NextSeg rule 1.b), so after a timeout the packets still in flight above it are not resent at once.
 Leaving LOSS signals CA_EVENT_COMPLETE_CWR to the controller as Linux does (cwr_event_after_loss;
 ns-3 3.44 signals it only on leaving RECOVERY).
 
@@ -69,6 +71,7 @@ cdef class SackSender:
         self.rack = True
         self.ssthresh_pipe_after_ack = False
         self.cwr_event_after_loss = True
+        self.retx_below_sack = False
         if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
                 or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
                 or self.tx_app_limited == NULL):
@@ -170,6 +173,9 @@ cdef class SackSender:
             if self.retx_scan < s.snd_una:
                 self.retx_scan = s.snd_una
             while self.retx_scan < s.snd_max:
+                if (self.retx_below_sack and self.highest_sacked > s.snd_una
+                        and self.retx_scan >= self.highest_sacked and s.snd_max < self.app_avail):
+                    break                   # NextSeg rule (2): new data before a hole above the highest SACK
                 i = self.retx_scan & self.mask
                 if (self.flags[i] & (LOST | RETX | SACKED)) == LOST:
                     seq = self.retx_scan

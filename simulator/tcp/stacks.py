@@ -72,9 +72,13 @@ NAMES = tuple(PRESETS)
 # how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
 # lost again as RACK does (else only by its RTO), and whether the window reduction entering recovery sees the
 # pipe after the ACK that starts it (else the flight before that ACK), and whether leaving the timeout's LOSS
-# state ends a window reduction for the controller (CA_EVENT_COMPLETE_CWR: BBR restores its pre-loss window)
-SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_event_after_loss": True},
-                 "ns3": {"rack": False, "ssthresh_pipe_after_ack": True, "cwr_event_after_loss": False}}
+# state ends a window reduction for the controller (CA_EVENT_COMPLETE_CWR: BBR restores its pre-loss window),
+# and whether a lost packet above the highest SACK waits while there is new data to send (RFC 6675 NextSeg rule
+# 1.b, as ns-3; Linux resends every lost packet first, so after a timeout it resends the whole flight)
+SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_event_after_loss": True,
+                           "retx_below_sack": False},
+                 "ns3": {"rack": False, "ssthresh_pipe_after_ack": True, "cwr_event_after_loss": False,
+                         "retx_below_sack": True}}
 # the handshake, per style: the SYN's first timeout in s, doubling per retry (0: no handshake, data at the start
 # time; linux: the initial RTO, rto_initial, as TCP_TIMEOUT_INIT times Linux's SYN). The SYN-ACK's RTT sample
 # seeds the RTT estimate (and BBR's min RTT, Vegas' base RTT) before any data.
