@@ -84,9 +84,9 @@ CAUSE_TEXT = {
                   "and TcpVegas::PktsAcked takes m_tcb->m_srtt; ours: the `ns3` stack's `handshake`), and in the "
                   "10 Mbit/s, 69-packet cell (seed 1) the first four flows take the same bases on both sides: 40.3, "
                   "47.1, 53.8 and 91.5 ms in ns-3, 40.3, 47.3, 53.4 and 92.2 ms in ours. They part in the next two "
-                  "seconds: ns-3's queue fell to 33 packets by 3 s, ours to 44, so ns-3's flows 4 and 5 lowered their "
-                  "bases to 77.5 and 69.1 ms where ours kept 87.8 and 90.1 ms, and from then on each side holds the "
-                  "queue its bases imply (ns-3 32-33 packets, ours 44-45). We have not traced why ns-3's queue drained "
+                  "seconds: ns-3's queue fell to 33 packets by 3 s, ours to 45, so ns-3's flows 4 and 5 lowered their "
+                  "bases to 77.5 and 69.1 ms where ours kept 90.2 and 91.8 ms, and from then on each side holds the "
+                  "queue its bases imply (ns-3 32-33 packets, ours 45-46). We have not traced why ns-3's queue drained "
                   "further in those seconds. `python scripts/ns3_vegas_base.py '{\"bottleneck_mbps\": 10, "
                   "\"buffer_pkts\": 69, \"flows\": 5}' --every 1` prints both sides' bases and queues.",
     "capacity": "ns-3's utilization exceeds what the link can carry: data that arrived before the warm-up ended "
