@@ -47,3 +47,13 @@ def test_event_sampled_and_time_weighted_medians_agree_for_a_steady_flow():
     m = run(algorithm="qtcol", alpha=1.2)["metrics"]
     assert m["median_rtt_ms_events"] == pytest.approx(m["median_rtt_ms"], rel=0.03)
     assert m["median_inflight_per_flow_events"] == pytest.approx(m["median_inflight"], rel=0.03)
+
+
+def test_in_order_utilization_counts_what_the_application_got():
+    """utilization_warm counts every packet that reached the receiver in the span; _in_order counts the
+    in-order edge, as ns-3's PacketSink does: equal when no hole straddles the warm-up's start or the end,
+    and above what the link can carry when a hole opened before the warm-up fills after it."""
+    m = run()["metrics"]
+    assert m["utilization_warm_in_order"] == m["utilization_warm"]
+    m = run(algorithm="bbr", flows=5, bottleneck_mbps=10, buffer_pkts=9)["metrics"]
+    assert m["utilization_warm"] <= 1448 / 1490 < m["utilization_warm_in_order"]

@@ -530,9 +530,10 @@ cdef class FlowModel:
                 snd = <SackSender>self.senders[i]
                 # packets that reached the receiver (not the in-order edge, which jumps when a hole fills)
                 row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.unique]
-            # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample
+            # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample, and
+            # the in-order edge (what the receiving application has got, as ns-3's PacketSink counts)
             row2 += [self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i],
-                     self.delay_sum[i], self.delay_cnt[i], self.delay_max[i]]
+                     self.delay_sum[i], self.delay_cnt[i], self.delay_max[i], rcv.rcv_nxt]
             self.delay_max[i] = 0.0
         self.samples.append(row)
         self.samples2.append(row2)

@@ -189,7 +189,7 @@ def summarize(p, out):
     """NS-2-paper metrics: cwnd level and variability, throughput, one-way latency (data packets,
     sender to receiver), loss (dropped / sent), recovery events; all after `warmup` except the
     time-to-stabilise and the loss/timeout counts, which cover the whole run."""
-    t, cwnd, _, srtt, deliv, drops, sent, dsum, dcnt, dmax = rs.arrays(out)
+    t, cwnd, _, srtt, deliv, drops, sent, dsum, dcnt, dmax, _ = rs.arrays(out)
     if int(p["window"]) > 0:        # the window in use: NS-2's cwnd_ keeps growing past window_
         cwnd = np.minimum(cwnd, int(p["window"]))
     dt, payload = float(p["sample_interval"]), p["packet_bytes"] - HEADER_BYTES

@@ -3,10 +3,11 @@
 N senders -> router -> bottleneck -> router -> N receivers, every link point-to-point; the access
 links as the dumbbell's (access_gbps, access_delay_ms), the bottleneck bottleneck_mbps and delay_ms.
 It measures what the dumbbell reports, defined the same way (simulator/scenarios/dumbbell.py
-summarize):
+summarize; simulator/validation/run_cell.py picks the dumbbell's metrics):
 
 - utilization_warm: payload bytes the receivers' applications got between `warmup` and the end,
-  over that span, divided by the bottleneck rate (PacketSink::GetTotalRx at both times);
+  over that span, divided by the bottleneck rate (PacketSink::GetTotalRx at both times): the in-order
+  edge, the dumbbell's utilization_warm_in_order (its utilization_warm counts data held out of order too);
 - mean_rtt_ms: the senders' smoothed RTT (TcpSocketBase trace "RTT", ns-3's srtt) sampled every
   sample_interval s from warmup on, every flow whose srtt is set, pooled;
 - jain: Jain's index of the flows' receiver goodput over the whole run;
@@ -18,7 +19,9 @@ summarize):
   TcpSocketBase::SendDataPacket for a retransmission) and all data segments sent (trace "Tx",
   segments with payload), over the whole run;
 - timeouts: retransmission timeouts (trace "CongState" entering CA_LOSS, which only
-  TcpSocketBase::ReTxTimeout sets), over the whole run;
+  TcpSocketBase::ReTxTimeout sets), over the whole run. A timeout that fires again while the flow is
+  already in CA_LOSS (backed off) is not an entry, so this counts fewer than ours, which counts every
+  timeout that fires;
 - handshake_rtt_ms, srtt_min_ms, data_rtt_min_ms: the smallest first srtt of any flow (set by the
   SYN/SYN-ACK exchange, TcpSocketBase::EstimateRtt, before any data), the smallest srtt any flow had
   (trace "RTT"; the congestion control's RTT input, TcpSocketBase passes m_tcb->m_srtt to PktsAcked)
