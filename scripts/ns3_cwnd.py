@@ -6,7 +6,8 @@ evidence for the chapter "Agreement with ns-3" (needs the `ns3` extra; one ns-3 
 Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration, then both sides'
 utilization, mean RTT, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
 duplicate ACK's SACKed bytes only (RFC 6937), without the segment TcpPrrRecovery::DoRecovery adds per
-duplicate ACK (chapter: [PRR]).
+duplicate ACK (chapter: [PRR]). --fix-1190 runs ns-3 with ns-3-dev's fix of its issue #1190 emulated (a SACKed
+retransmission no longer counted in flight; chapter: [SACKed retransmission]).
 """
 import argparse
 import json
@@ -14,6 +15,7 @@ import json
 from simulator import registry
 from simulator.scenarios import dumbbell
 from simulator.validation import ns3_dumbbell as nd
+from simulator.validation.cells import MATCHED_KEYS
 
 CWND_CPP = r"""
 namespace nsval {
@@ -48,7 +50,45 @@ ns3::TypeId PrrRfc6937Id() { return PrrRfc6937::GetTypeId(); }
 """
 
 
-def ns3_cwnd(p, seed, loss, prr_rfc=False):
+# ns-3-dev's fix of issue #1190 (commit 380573ef1, in no release up to 3.48), emulated on 3.44: a retransmitted
+# segment that is SACKed no longer counts as retransmitted, so no longer in flight. 3.44's TcpTxBuffer::Update
+# clears a SACKed segment's lost mark but not its retransmit mark (nor m_retrans), and BytesInFlight adds m_retrans
+# back, until the cumulative ACK passes the segment or a timeout clears every mark (SetSentListLost). The hook runs
+# when the socket's rate sample is updated, once per ACK, before the window is used to send.
+FIX_1190_CPP = r"""
+namespace nsval {
+struct SentListOf { typedef std::list<ns3::TcpTxItem*> ns3::TcpTxBuffer::*type; friend type get(SentListOf); };
+template struct Expose<SentListOf, &ns3::TcpTxBuffer::m_sentList>;
+struct RetransOf { typedef uint32_t ns3::TcpTxBuffer::*type; friend type get(RetransOf); };
+template struct Expose<RetransOf, &ns3::TcpTxBuffer::m_retrans>;
+struct TcbOf { typedef ns3::Ptr<ns3::TcpSocketState> ns3::TcpSocketBase::*type; friend type get(TcbOf); };
+template struct Expose<TcbOf, &ns3::TcpSocketBase::m_tcb>;
+uint64_t unmarked = 0;
+void ClearSackedRetrans(ns3::Ptr<ns3::TcpSocketBase> s, const ns3::TcpRateOps::TcpRateSample&)
+{
+  ns3::TcpTxBuffer* b = ns3::PeekPointer(s->GetTxBuffer());
+  uint32_t& retrans = b->*get(RetransOf());
+  for (ns3::TcpTxItem* item : b->*get(SentListOf()))
+    if (item->m_retrans && item->IsSacked()) { item->m_retrans = false; retrans -= item->GetSeqSize(); unmarked++; }
+  (ns3::PeekPointer(s)->*get(TcbOf()))->m_bytesInFlight = b->BytesInFlight();
+}
+void Fix1190(uint32_t node)
+{
+  ns3::Ptr<ns3::TcpSocketBase> s = SocketOf(node);
+  (ns3::PeekPointer(s)->*get(RateOpsOf()))->TraceConnectWithoutContext("TcpRateSampleUpdated",
+    ns3::MakeBoundCallback(&ClearSackedRetrans, s));
+}
+// each socket exists once its application has started (flow i at i x start_interval)
+void Fix1190All(double start_interval, std::vector<uint32_t> nodes)
+{
+  for (uint32_t i = 0; i < nodes.size(); i++)
+    ns3::Simulator::Schedule(ns3::Seconds(i * start_interval) + ns3::NanoSeconds(1), &Fix1190, nodes[i]);
+}
+}
+"""
+
+
+def ns3_cwnd(p, seed, loss, prr_rfc=False, fix_1190=False):
     """ns-3's flow-0 cwnd (times, packets) and the cell's metrics (simulator/validation/ns3_dumbbell.py)."""
     from ns import ns
 
@@ -68,6 +108,9 @@ def ns3_cwnd(p, seed, loss, prr_rfc=False):
                 ns.cppyy.gbl.std.vector[ns.Ptr[ns.PacketSink]](sinks), nd.path_rtt_max(p, buffer),
                 p["algorithm"] == "bbr")
     ns.Simulator.Schedule(ns.NanoSeconds(1), probe.WatchCwnd, senders.Get(0).GetId())
+    if fix_1190:
+        ns.cppyy.cppdef(FIX_1190_CPP)
+        probe.Fix1190All(float(p["start_interval"]), nodes)
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
     return list(probe.cwnd_t), list(probe.cwnd_v), nd.metrics(p, probe, sinks)
@@ -94,10 +137,16 @@ def cell_parser(doc: str) -> argparse.ArgumentParser:
 def main():
     ap = cell_parser(__doc__)
     ap.add_argument("--prr-rfc6937", action="store_true", help="ns-3's PRR without its per-duplicate-ACK segment")
+    ap.add_argument("--fix-1190", action="store_true",
+                    help="ns-3 with ns-3-dev's fix of its issue #1190: a SACKed retransmission is no longer in flight")
     a = ap.parse_args()
-    given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **json.loads(a.params)}
+    cell = json.loads(a.params)
+    given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **cell,
+             **MATCHED_KEYS.get(cell.get("algorithm", "cubic"), {})}
+    if a.loss_pct:
+        given["loss_fwd_pct"] = a.loss_pct          # ours loses at the same rate (its own random stream)
     p = dumbbell.params_with_defaults(given)
-    ts, vs, m = ns3_cwnd(p, a.seed, a.loss_pct, a.prr_rfc6937)
+    ts, vs, m = ns3_cwnd(p, a.seed, a.loss_pct, a.prr_rfc6937, a.fix_1190)
     run = registry.run({**given, "trace": True}, a.seed)
     ours = run["trace"]
     print("t_s  ns3_cwnd_pkts  ours_cwnd_pkts")
@@ -110,7 +159,11 @@ def main():
     o = run["metrics"]
     print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}%, mean RTT {m['mean_rtt_ms']:.1f} ms, "
           f"{m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
-    print(f"ours: utilization {100 * o['utilization_warm']:.2f}%, mean RTT {o['mean_rtt_ms']:.1f} ms, "
+    if a.fix_1190:
+        from ns import ns
+
+        print(f"ns-3 (#1190 fix): {ns.cppyy.gbl.nsval.unmarked} SACKed retransmissions taken out of flight")
+    print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}%, mean RTT {o['mean_rtt_ms']:.1f} ms, "
           f"{round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
 
 

@@ -85,6 +85,16 @@ def test_a_few_percent_more_timeouts_among_dozens_are_not_blamed():
     assert "ns-3 took 60 retransmission timeouts, ours 52.8 [timeouts]." in val.explanations(t)
 
 
+def test_several_bbr_flows_retransmitting_far_more_than_ns3_name_its_sacked_retransmission_defect():
+    t = table().iloc[[1]].copy()
+    t["algorithm"] = "bbr"
+    t["ours_retransmissions"], t["ns3_retransmissions"] = 3035, 1854
+    assert "ns-3 retransmitted 1854 segments, ours 3035 [SACKed retransmission]" in val.explanations(t)
+    assert "**[SACKed retransmission]** ns-3 3.44 counts a retransmitted segment" in val.explanations(t)
+    t["flows"] = 1                                             # one flow: not this cause
+    assert "[SACKed retransmission]" not in val.explanations(t)
+
+
 def test_ns3_above_the_links_capacity_is_named_instead_of_timeouts():
     t = table().iloc[[1]].copy()
     t["ns3_utilization_warm"] = 1.04
