@@ -27,6 +27,7 @@ OWN_WINDOW = {"bbr"}     # algorithms that set cwnd themselves in recovery (ns-3
 OVERSHOOT = 1.5           # ours retransmitting this many times ns-3's count marks a bigger slow-start overshoot
 TIMEOUTS_MORE = 1.1       # ns-3 timing out this many times as often (and at least once more) can explain a gap; a
                           # few percent more among dozens of timeouts spread over 5 flows cannot
+RTT_TICKS_MS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000)   # the log-scaled RTT panel's labelled ticks
 PRR_RISE_PKTS = 1.0       # RFC 6937's PRR keeps cwnd within rounding (one segment) of its value at recovery's start
 # What each cause is, said once under the list of cells (the list names the cause and its evidence).
 CAUSE_TEXT = {
@@ -341,8 +342,14 @@ def figure(table: pd.DataFrame):
                        color=style.PALETTE.get(alg), label=style.label(alg),
                        marker="o", edgecolors="none")
         if metric == "mean_rtt_ms":      # ns-3's wrong RTTs (chapter: [Karn]) run to seconds
+            from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
             ax.set_xscale("log")
             ax.set_yscale("log")
+            for axis in (ax.xaxis, ax.yaxis):     # plain numbers at 1-2-5 ticks; unlabelled minor ticks
+                axis.set_major_locator(FixedLocator(RTT_TICKS_MS))
+                axis.set_major_formatter(ScalarFormatter())
+                axis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(f"ns-3 3.44: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
         ax.set_ylabel(f"ours: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
     axes[0].legend(loc="upper left")
