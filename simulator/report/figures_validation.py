@@ -14,8 +14,8 @@ from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
 STUDY = "validation_ns3"
 NOT_RUN = (
     "**Not run in this build.** This comparison needs ns-3, which the default run does not install. "
-    "To run it (about 12 minutes on 2 cores, most of it ns-3's BBR cells at 100 Mbit/s; 0.7 GB of "
-    "memory per ns-3 process):\n\n"
+    "To run it (240 runs a side; hours on 2 cores, most of it ns-3's BBR runs with 5 flows at 100 Mbit/s, 15-25 "
+    "minutes each, where our side takes a few minutes in all; 0.7 GB of memory per ns-3 process):\n\n"
     "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
     ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
     ".venv/bin/snakemake --cores all              # rebuilds this chapter from it\n```\n\n"
