@@ -15,7 +15,7 @@ import json
 from simulator import registry
 from simulator.scenarios import dumbbell
 from simulator.validation import ns3_dumbbell as nd
-from simulator.validation.cells import MATCHED_KEYS
+from simulator.validation.cells import MATCHED_KEYS, SOCKET_KEYS
 
 CWND_CPP = r"""
 namespace nsval {
@@ -141,7 +141,7 @@ def main():
                     help="ns-3 with ns-3-dev's fix of its issue #1190: a SACKed retransmission is no longer in flight")
     a = ap.parse_args()
     cell = json.loads(a.params)
-    given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **cell,
+    given = {"model": "dumbbell", "duration": 20, "warmup": 5, "delay_ms": 20, **cell, **SOCKET_KEYS,
              **MATCHED_KEYS.get(cell.get("algorithm", "cubic"), {})}
     if a.loss_pct:
         given["loss_fwd_pct"] = a.loss_pct          # ours loses at the same rate (its own random stream)

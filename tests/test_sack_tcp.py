@@ -148,6 +148,19 @@ def test_once_snd_una_passes_the_highest_sack_ns3_resends_the_lost_packets_above
     assert sent + send_all(snd, 1.2)[:2] == [0, 1, 2, 3, 10, 5, 6]
 
 
+def test_the_receive_window_bounds_new_data_by_what_the_receiver_holds_out_of_order():
+    """max_window 12: 0-9 out, 5-7 SACKed (held by the receiver), 0-4 lost. The right edge is snd_una + 12 less the
+    3 held, 9, below snd_max 10: only the holes go out, though the pipe (7) is under 12 and cwnd allows 100."""
+    for max_window, new_data in ((12, []), (0, list(range(10, 103)))):
+        snd = sender()
+        snd.max_window = max_window
+        send_all(snd)
+        for k, sacked in enumerate([5, 6, 7]):
+            snd.ack(0, sacked, 0.0, 0.05 + k / 1000)
+        snd.s.cwnd = 100.0
+        assert send_all(snd, 0.06) == [0, 1, 2, 3, 4] + new_data
+
+
 def test_receiver_delays_acks_and_reports_out_of_order_at_once():
     rcv = SackReceiver(2, 0.2)
     assert rcv.receive(0, 0.0, 0.0) is False          # first in-order packet: wait

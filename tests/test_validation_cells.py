@@ -53,7 +53,14 @@ def test_vegas_matches_ns3s_delayed_ack_count():
     vegas = next(c for c in found if c.params["algorithm"] == "vegas")
     assert cells.ours_params(vegas)["delack_count"] == 1 and "delack_count 1 on both sides" in vegas.notes
     cubic = next(c for c in found if c.params["algorithm"] == "cubic")
-    assert "delack_count" not in cells.ours_params(cubic) and cubic.notes == ""
+    assert "delack_count" not in cells.ours_params(cubic) and "delack_count" not in cubic.notes
+
+
+def test_every_cell_takes_ns3s_socket_buffers_as_its_receive_window():
+    _, found = cells.load_cells(STUDY)
+    for c in found:
+        assert cells.ours_params(c)["rwnd_pkts"] == (16 << 20) // 1448 == 11586
+        assert "rwnd_pkts 11586 on both sides (ns-3's 16 MB socket buffers)" in c.notes
 
 
 def test_our_side_of_a_short_cell_writes_its_record(tmp_path):

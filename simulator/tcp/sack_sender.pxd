@@ -26,7 +26,8 @@ cdef class SackSender:
     cdef long long rq_head, rq_count
     cdef public double reo_wnd_fraction
     cdef public bint rack                 # detect lost retransmissions as RACK does (stack detail `rack`)
-    cdef public long long max_window      # receive-window cap in packets (0: none)
+    cdef public long long max_window      # receive window in packets (0: none): caps the pipe, and new data to
+                                          # snd_una + max_window less what the receiver holds out of order
     # ssthresh at recovery entry sees the pipe after this ACK (ns-3) instead of before it (sack_sender.pyx)
     cdef public bint ssthresh_pipe_after_ack
     # leaving LOSS (after a timeout) tells the controller CA_EVENT_COMPLETE_CWR, as leaving RECOVERY does
@@ -58,6 +59,13 @@ cdef class SackSender:
     cdef inline bint has_data(self) noexcept:
         """A lost packet waits for retransmission, or the application wrote data not yet sent."""
         return self.lost_out > self.retrans_out or self.s.snd_max < self.app_avail
+
+    cdef inline bint new_data_allowed(self) noexcept:
+        """The application has unsent data and the receive window has room for it: the window's right edge is
+        snd_una + max_window, less the packets the receiver holds out of order (SACKed), whose buffer space its
+        advertised window no longer offers (ns-3's TcpRxBuffer::MaxRxSequence; Linux's receive memory)."""
+        return self.s.snd_max < self.app_avail and (
+            self.max_window == 0 or (self.s.snd_max - self.s.snd_una) + self.sacked_out < self.max_window)
 
     cdef void app_write(self, long long packets) noexcept
     cdef bint can_send(self, double now) noexcept

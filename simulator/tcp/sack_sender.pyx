@@ -19,6 +19,11 @@ marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> reco
 cc.cong_control (owns_cwnd) or cc.cong_avoid (OPEN only).  RTO: ssthresh, cwnd = 1, every
 unSACKed outstanding packet marked lost, LOSS state until recover is acknowledged.
 
+A receive window (max_window, packets; 0: none) caps the pipe and bounds new data to snd_una + max_window
+less the packets the receiver holds out of order, as a receive buffer of that size advertises (ns-3 sends new
+data only while its sent-but-unacknowledged bytes are below the advertised window, TcpTxBuffer::NextSeg rule 2;
+Linux's tcp_snd_wnd_test): a hole that stays open stops new data once the buffer fills.
+
 The application is bulk (always has data) by default.  With bulk=False it has written app_avail
 packets (app_write) and the sender sends nothing beyond them.  App-limited rate samples follow
 Linux (tcp_rate_check_app_limited, draft-cheng-iccrg-delivery-rate-estimation): when the
@@ -153,7 +158,7 @@ cdef class SackSender:
             window = self.max_window
         if self.in_flight() >= window:
             return False
-        if not self.has_data():
+        if not (self.lost_out > self.retrans_out or self.new_data_allowed()):
             return False
         if self.s.pacing_rate > 0 and now < self.next_send_time:
             return False
@@ -174,7 +179,7 @@ cdef class SackSender:
                 self.retx_scan = s.snd_una
             while self.retx_scan < s.snd_max:
                 if (self.retx_below_sack and self.highest_sacked > s.snd_una
-                        and self.retx_scan >= self.highest_sacked and s.snd_max < self.app_avail):
+                        and self.retx_scan >= self.highest_sacked and self.new_data_allowed()):
                     break                   # NextSeg rule (2): new data before a hole above the highest SACK
                 i = self.retx_scan & self.mask
                 if (self.flags[i] & (LOST | RETX | SACKED)) == LOST:

@@ -7,10 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simulator.study import StudyError, load_study, read_yaml_mapping
+from simulator.validation.ns3_dumbbell import MSS, SOCKET_BUFFER
 
 # ns-3 socket settings of a variant that our side matches through a model key
 # (simulator/validation/ns3_dumbbell.py VEGAS_SOCKET: Vegas acks every segment)
 MATCHED_KEYS = {"vegas": {"delack_count": 1}}
+# ... and of every cell: ns-3's 16 MB socket buffers bound each flow's data beyond snd_una (its advertised window
+# less what the receiver holds out of order; and what the send buffer holds), our receive window in packets
+SOCKET_KEYS = {"rwnd_pkts": SOCKET_BUFFER // MSS}
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,7 @@ def load_cells(path) -> tuple:
 def _cell(path, params) -> Cell:
     notes = [f"{k} {v} on both sides (ns-3's {params['algorithm']} needs it)"
              for k, v in MATCHED_KEYS.get(params["algorithm"], {}).items()]
+    notes += [f"{k} {v} on both sides (ns-3's 16 MB socket buffers)" for k, v in SOCKET_KEYS.items()]
     return Cell(path, params, "; ".join(notes))
 
 
@@ -75,7 +80,7 @@ def moves_start(cell: Cell) -> bool:
 def ours_params(cell: Cell, seed: int = 1) -> dict:
     """The parameters both simulators run for `cell` and `seed`: the study's, plus the keys matching ns-3's
     per-variant socket settings, plus the start spacing of `seed` where the seed moves it (moves_start)."""
-    out = {**cell.params, **MATCHED_KEYS.get(cell.params["algorithm"], {})}
+    out = {**cell.params, **SOCKET_KEYS, **MATCHED_KEYS.get(cell.params["algorithm"], {})}
     if moves_start(cell) and seed > 1:
         from simulator.scenarios import dumbbell
 
