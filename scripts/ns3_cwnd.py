@@ -4,7 +4,8 @@ evidence for the chapter "Agreement with ns-3" (needs the `ns3` extra; one ns-3 
     python scripts/ns3_cwnd.py '{"algorithm": "cubic", "bottleneck_mbps": 100, "buffer_pkts": 86}' --every 0.5
 
 Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration, then both sides'
-utilization, mean RTT, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
+utilization (in order, as the agreement table compares it, and received: counting the data the receivers hold
+out of order too, as the studies count it), mean RTT, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
 duplicate ACK's SACKed bytes only (RFC 6937), without the segment TcpPrrRecovery::DoRecovery adds per
 duplicate ACK (chapter: [PRR]). --fix-1190 runs ns-3 with ns-3-dev's fix of its issue #1190 emulated (a SACKed
 retransmission no longer counted in flight; chapter: [SACKed retransmission]).
@@ -88,6 +89,35 @@ void Fix1190All(double start_interval, std::vector<uint32_t> nodes)
 """
 
 
+# What the receivers hold out of order, to count utilization as the data that reached them (the dumbbell's
+# utilization_warm, which the studies use) besides the in-order count the agreement table compares: the sinks read
+# in-order data at once, so a receiving socket's buffer holds the out-of-order data (TcpRxBuffer::Size)
+RECEIVED_CPP = r"""
+namespace nsval {
+double held_at_warmup = 0;
+double HeldBytes()
+{
+  double held = 0;
+  for (auto& sink : sinks)
+    for (ns3::Ptr<ns3::Socket> s : sink->GetAcceptedSockets()) {
+      ns3::Ptr<ns3::TcpSocketBase> tcp = ns3::DynamicCast<ns3::TcpSocketBase>(s);
+      if (tcp) held += tcp->GetRxBuffer()->Size();
+    }
+  return held;
+}
+void HoldAtWarmup() { held_at_warmup = HeldBytes(); }
+void WatchHeld(double warmup) { ns3::Simulator::Schedule(ns3::Seconds(warmup), &HoldAtWarmup); }
+}
+"""
+
+
+def received_utilization(p, probe, sinks) -> float:
+    """ns-3's utilization after warm-up counted as the data that reached the receivers (in order or held)."""
+    got = sum(float(s.GetTotalRx()) for s in sinks) + probe.HeldBytes()
+    at_warmup = sum(float(b) for b in probe.rx_at_warmup) + probe.held_at_warmup
+    return (got - at_warmup) * 8 / (p["duration"] - p["warmup"]) / (p["bottleneck_mbps"] * 1e6)
+
+
 def ns3_cwnd(p, seed, loss, prr_rfc=False, fix_1190=False):
     """ns-3's flow-0 cwnd (times, packets) and the cell's metrics (simulator/validation/ns3_dumbbell.py)."""
     from ns import ns
@@ -111,9 +141,13 @@ def ns3_cwnd(p, seed, loss, prr_rfc=False, fix_1190=False):
     if fix_1190:
         ns.cppyy.cppdef(FIX_1190_CPP)
         probe.Fix1190All(float(p["start_interval"]), nodes)
+    ns.cppyy.cppdef(RECEIVED_CPP)
+    probe.WatchHeld(float(p["warmup"]))
     ns.Simulator.Stop(ns.Seconds(float(p["duration"])))
     ns.Simulator.Run()
-    return list(probe.cwnd_t), list(probe.cwnd_v), nd.metrics(p, probe, sinks)
+    m = nd.metrics(p, probe, sinks)
+    m["utilization_warm_received"] = received_utilization(p, probe, sinks)
+    return list(probe.cwnd_t), list(probe.cwnd_v), m
 
 
 def at(ts, vs, t):
@@ -157,13 +191,13 @@ def main():
         print(f"{t:5.2f} {at(ts, vs, t):9.1f} {ours['cwnd_0'][j]:9.1f}")
         k += 1
     o = run["metrics"]
-    print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}%, mean RTT {m['mean_rtt_ms']:.1f} ms, "
+    print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}% (received {100 * m['utilization_warm_received']:.2f}%), mean RTT {m['mean_rtt_ms']:.1f} ms, "
           f"{m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
     if a.fix_1190:
         from ns import ns
 
         print(f"ns-3 (#1190 fix): {ns.cppyy.gbl.nsval.unmarked} SACKed retransmissions taken out of flight")
-    print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}%, mean RTT {o['mean_rtt_ms']:.1f} ms, "
+    print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}% (received {100 * o['utilization_warm']:.2f}%), mean RTT {o['mean_rtt_ms']:.1f} ms, "
           f"{round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
 
 
