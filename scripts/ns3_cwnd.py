@@ -147,6 +147,8 @@ def ns3_cwnd(p, seed, loss, prr_rfc=False, fix_1190=False):
     ns.Simulator.Run()
     m = nd.metrics(p, probe, sinks)
     m["utilization_warm_received"] = received_utilization(p, probe, sinks)
+    if fix_1190:
+        m["sacked_retx_unmarked"] = int(probe.unmarked)
     return list(probe.cwnd_t), list(probe.cwnd_v), m
 
 
@@ -191,14 +193,12 @@ def main():
         print(f"{t:5.2f} {at(ts, vs, t):9.1f} {ours['cwnd_0'][j]:9.1f}")
         k += 1
     o = run["metrics"]
-    print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}% (received {100 * m['utilization_warm_received']:.2f}%), mean RTT {m['mean_rtt_ms']:.1f} ms, "
-          f"{m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
+    print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}% (received {100 * m['utilization_warm_received']:.2f}%), "
+          f"mean RTT {m['mean_rtt_ms']:.1f} ms, {m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
     if a.fix_1190:
-        from ns import ns
-
-        print(f"ns-3 (#1190 fix): {ns.cppyy.gbl.nsval.unmarked} SACKed retransmissions taken out of flight")
-    print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}% (received {100 * o['utilization_warm']:.2f}%), mean RTT {o['mean_rtt_ms']:.1f} ms, "
-          f"{round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
+        print(f"ns-3 (#1190 fix): {m['sacked_retx_unmarked']} SACKed retransmissions taken out of flight")
+    print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}% (received {100 * o['utilization_warm']:.2f}%), "
+          f"mean RTT {o['mean_rtt_ms']:.1f} ms, {round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
 
 
 if __name__ == "__main__":

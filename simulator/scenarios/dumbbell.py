@@ -181,13 +181,16 @@ def summarize(p, out):
     s = np.array(out["samples"], dtype=float)             # t, queue, then 4 columns per flow
     t = s[:, 0]
     cwnd, infl, srtt, deliv = (s[:, 2 + k::4] for k in range(4))
+    in_order = rs.arrays(out)[-1]                           # the receivers' in-order edge, per flow
     flows = out["flows"]
     warm = t >= p["warmup"]
     i0 = int(np.argmax(warm))
-    delivered_warm = deliv[-1] - deliv[i0]
-    in_order = np.asarray(out["samples2"], dtype=float)[:, rs.EXTRA_COLUMNS - 1::rs.EXTRA_COLUMNS]
-    in_order_warm = in_order[-1] - in_order[i0]
     span = t[-1] - t[i0]
+
+    def warm_mbps(counted):
+        """Packets counted from the warm-up's sample to the last, as payload Mbit/s."""
+        return (counted[-1] - counted[i0]).sum() * 8 * p["mss_bytes"] / span / 1e6 if span > 0 else float("nan")
+
     rtt = srtt[warm][srtt[warm] > 0] * 1e3
     tot_infl = infl[warm].sum(axis=1)
     sent = sum(f["sent"] for f in flows)
@@ -195,7 +198,7 @@ def summarize(p, out):
     m = {
         "goodput_mbps": sum(f["goodput_sender_mbps"] for f in flows),          # the authors' way
         "utilization": sum(f["goodput_sender_mbps"] for f in flows) / cap,
-        "goodput_warm_mbps": delivered_warm.sum() * 8 * p["mss_bytes"] / span / 1e6 if span > 0 else float("nan"),
+        "goodput_warm_mbps": warm_mbps(deliv),
         "median_rtt_ms": float(np.median(rtt)) if rtt.size else float("nan"),
         "p05_rtt_ms": float(np.percentile(rtt, 5)) if rtt.size else float("nan"),
         "p95_rtt_ms": float(np.percentile(rtt, 95)) if rtt.size else float("nan"),
@@ -217,8 +220,7 @@ def summarize(p, out):
     m["utilization_warm"] = m["goodput_warm_mbps"] / cap
     # the same span counted at the in-order edge, as an application (ns-3's PacketSink) sees it: data held
     # behind a hole at the warm-up's start or the run's end moves it by several points in a run with timeouts
-    m["utilization_warm_in_order"] = (in_order_warm.sum() * 8 * p["mss_bytes"] / span / 1e6 / cap
-                                      if span > 0 else float("nan"))
+    m["utilization_warm_in_order"] = warm_mbps(in_order) / cap
     m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
     result = {"metrics": m}
     if p["trace"]:
