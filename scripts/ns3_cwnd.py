@@ -5,7 +5,7 @@ evidence for the chapter "Agreement with ns-3" (needs the `ns3` extra; one ns-3 
 
 Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration, then both sides'
 utilization (in order, as the agreement table compares it, and received: counting the data the receivers hold
-out of order too, as the studies count it), mean RTT, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
+out of order too, as the studies count it), mean RTT, Jain's index, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
 duplicate ACK's SACKed bytes only (RFC 6937), without the segment TcpPrrRecovery::DoRecovery adds per
 duplicate ACK (chapter: [PRR]). --fix-1190 runs ns-3 with ns-3-dev's fix of its issue #1190 emulated (a SACKed
 retransmission no longer counted in flight; chapter: [SACKed retransmission]).
@@ -194,11 +194,13 @@ def main():
         k += 1
     o = run["metrics"]
     print(f"ns-3: utilization {100 * m['utilization_warm']:.2f}% (received {100 * m['utilization_warm_received']:.2f}%), "
-          f"mean RTT {m['mean_rtt_ms']:.1f} ms, {m['retransmissions']} retransmissions, {m['timeouts']} timeouts")
+          f"mean RTT {m['mean_rtt_ms']:.1f} ms, Jain {m['jain']:.3f}, {m['retransmissions']} retransmissions, "
+          f"{m['timeouts']} timeouts")
     if a.fix_1190:
         print(f"ns-3 (#1190 fix): {m['sacked_retx_unmarked']} SACKed retransmissions taken out of flight")
     print(f"ours: utilization {100 * o['utilization_warm_in_order']:.2f}% (received {100 * o['utilization_warm']:.2f}%), "
-          f"mean RTT {o['mean_rtt_ms']:.1f} ms, {round(o['plr'] * o['sent'])} retransmissions, {o['timeouts']} timeouts")
+          f"mean RTT {o['mean_rtt_ms']:.1f} ms, Jain {o['jain']:.3f}, {round(o['plr'] * o['sent'])} retransmissions, "
+          f"{o['timeouts']} timeouts")
 
 
 if __name__ == "__main__":
