@@ -5,10 +5,11 @@ evidence for the chapter "Agreement with ns-3" (needs the `ns3` extra; one ns-3 
 
 Prints t, cwnd (packets) in ns-3 and ours, every --every s up to the cell's duration, then both sides'
 utilization (in order, as the agreement table compares it, and received: counting the data the receivers hold
-out of order too, as the studies count it), mean RTT, Jain's index, retransmissions and timeouts. --prr-rfc6937 runs ns-3 with its PRR counting a
-duplicate ACK's SACKed bytes only (RFC 6937), without the segment TcpPrrRecovery::DoRecovery adds per
-duplicate ACK (chapter: [PRR]). --fix-1190 runs ns-3 with ns-3-dev's fix of its issue #1190 emulated (a SACKed
-retransmission no longer counted in flight; chapter: [SACKed retransmission]).
+out of order too, as the studies count it), mean RTT, Jain's index, retransmissions and timeouts.
+--prr-rfc6937 runs ns-3 with its PRR counting a duplicate ACK's SACKed bytes only (RFC 6937), without the
+segment TcpPrrRecovery::DoRecovery adds per duplicate ACK (chapter: [PRR]). --fix-1190 runs ns-3 with ns-3-dev's
+fix of its issue #1190 emulated (a SACKed retransmission no longer counted in flight; chapter: [SACKed
+retransmission]); at 100 Mbit/s that run takes hours, as ns-3 searches the long send buffer it then keeps.
 """
 import argparse
 import json

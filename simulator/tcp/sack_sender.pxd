@@ -58,7 +58,11 @@ cdef class SackSender:
 
     cdef inline bint has_data(self) noexcept:
         """A lost packet waits for retransmission, or the application wrote data not yet sent."""
-        return self.lost_out > self.retrans_out or self.s.snd_max < self.app_avail
+        return self.retx_waiting() or self.s.snd_max < self.app_avail
+
+    cdef inline bint retx_waiting(self) noexcept:
+        """A packet marked lost has not been retransmitted yet."""
+        return self.lost_out > self.retrans_out
 
     cdef inline bint new_data_allowed(self) noexcept:
         """The application has unsent data and the receive window has room for it: the window's right edge is

@@ -158,7 +158,7 @@ cdef class SackSender:
             window = self.max_window
         if self.in_flight() >= window:
             return False
-        if not (self.lost_out > self.retrans_out or self.new_data_allowed()):
+        if not (self.retx_waiting() or self.new_data_allowed()):     # has_data, within the receive window
             return False
         if self.s.pacing_rate > 0 and now < self.next_send_time:
             return False
