@@ -125,3 +125,38 @@ def test_python_subclass_overrides_hooks():
     s = state(1.0, 10.0)
     Fixed().cong_avoid(s, 1)
     assert s.cwnd == 42.0
+
+
+def test_cubic_before_any_loss_grows_at_least_one_packet_per_20_acked():
+    # W_max 0 (HyStart left slow start, no loss yet): the cubic curve starts flat at the window, so
+    # Linux and ns-3 cap cnt at 20: 100 packets acked at cwnd 100 add 100 / 20 = 5 packets (5% per RTT)
+    cc = Cubic()
+    s = state(100.0, 100.0, now=0.0, min_rtt=0.01)
+    cc.init(s)
+    for _ in range(100):
+        cc.cong_avoid(s, 1)
+    assert s.cwnd == pytest.approx(105.0, abs=0.01)
+
+
+def test_cubic_after_a_loss_keeps_the_cubic_curve_without_the_floor():
+    cc = Cubic()
+    s = state(100.0, 100.0, now=0.0, min_rtt=0.01)
+    cc.init(s)
+    cc.w_max = 100.0                     # K = 0, origin 100: flat start, Reno-friendly growth only
+    for _ in range(100):
+        cc.cong_avoid(s, 1)
+    assert 100.0 < s.cwnd < 101.0        # alpha 0.53 per window, far below the floor's 5
+
+
+def test_cubic_timeout_forgets_wmax_as_linux_and_ns3():
+    cc = Cubic()
+    s = state(80.0, 100.0, now=1.0, min_rtt=0.05)
+    cc.init(s)
+    s.ssthresh = cc.ssthresh(s)           # the sender takes ssthresh first (sets W_max 80) ...
+    assert cc.w_max == 80.0
+    cc.set_state(s, LOSS)                 # ... then enters CA_LOSS, which resets it
+    assert cc.w_max == 0.0 and cc.epoch_start == -1.0
+    cc.set_state(s, RECOVERY)             # fast recovery keeps it
+    cc.w_max = 50.0
+    cc.set_state(s, RECOVERY)
+    assert cc.w_max == 50.0

@@ -1,6 +1,12 @@
 """CUBIC (RFC 9438) in packets: slow start, W_max and K, the Reno-friendly region
 (W_est with alpha = 3(1-beta)/(1+beta)), fast convergence, multiplicative decrease beta.
 
+Before the first loss (W_max 0, also after a timeout, which forgets W_max as Linux bictcp_state
+and ns-3 TcpCubic::CongestionStateSet do on entering CA_LOSS) congestion avoidance grows at least
+1 packet per CNT_CLAMP acknowledged, 5% per RTT: Linux bictcp_update and ns-3 TcpCubic::Update cap
+`cnt` at 20 while last_max_cwnd is 0, so a flow that left slow start without a loss (HyStart) is not
+stuck on the flat start of a cubic curve whose origin is its own window.
+
 hystart=False (default) keeps plain slow start.  hystart=True (ns-3 flavour) or a
 `hystart.HyStart` object adds HyStart as Linux and ns-3 enable it: pkts_acked feeds it delay
 samples (s.srtt or rs.rtt, by its variant; none during the first 10 ms of a congestion-avoidance
@@ -9,6 +15,10 @@ from libc.math cimport cbrt
 
 from simulator.tcp.cc.base cimport AckSample, CA_EVENT_LOSS, CA_LOSS, CongestionControl, TcpState
 from simulator.tcp.cc.hystart cimport HyStart
+
+
+# Linux bictcp_update `ca->cnt = 20` ("increase cwnd 5% per RTT"), ns-3 TcpCubic CntClamp (default 20)
+cdef double CNT_CLAMP = 20.0
 
 
 cdef class Cubic(CongestionControl):
@@ -44,11 +54,18 @@ cdef class Cubic(CongestionControl):
         self.hystart.on_ack(s, s.srtt if self.hystart.use_srtt else sample.rtt)
 
     cpdef void set_state(self, TcpState s, int new_state):
-        if self.hystart is not None and new_state == CA_LOSS:
+        if new_state != CA_LOSS:
+            return
+        # a timeout forgets W_max and the epoch (Linux bictcp_reset, ns-3 CubicReset); the sender has
+        # already taken ssthresh, which set them from the window at the timeout
+        self.w_max = 0.0
+        self.k = 0.0
+        self.epoch_start = -1.0
+        if self.hystart is not None:
             self.hystart.reset(s)
 
     cpdef void cong_avoid(self, TcpState s, long acked):
-        cdef double t, rtt, target, w_cubic
+        cdef double t, rtt, target, w_cubic, floor
         if s.cwnd < s.ssthresh:
             if self.hystart is not None:
                 self.hystart.on_cong_avoid(s)
@@ -76,10 +93,11 @@ cdef class Cubic(CongestionControl):
             target = 1.5 * s.cwnd
         self.w_est += self.alpha * acked / s.cwnd
         w_cubic = self.origin + self.C * (t - self.k) ** 3
+        floor = acked / CNT_CLAMP if self.w_max == 0.0 else 0.0   # no loss yet: at least 5% per RTT
         if w_cubic < self.w_est:
-            s.cwnd = self.w_est                 # Reno-friendly region
+            s.cwnd = max(self.w_est, s.cwnd + floor)      # Reno-friendly region
         else:
-            s.cwnd += (target - s.cwnd) / s.cwnd * acked
+            s.cwnd += max((target - s.cwnd) / s.cwnd * acked, floor)
 
     cpdef double ssthresh(self, TcpState s):
         self.epoch_start = -1.0
