@@ -12,6 +12,7 @@ The skip policy (which reasons may skip a test) is in skip_policy.py.
 import pytest
 
 from skip_policy import check_skips
+from system_packages import message, missing
 from workflow_copy import TEST_CONFIG, copy_repo, snakemake
 
 
@@ -34,6 +35,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "built_report" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("built_report"))
+
+
+def pytest_sessionstart(session):
+    """A system program the tests need and the machine lacks stops the session with one line naming its package."""
+    gone = missing()
+    if gone:
+        pytest.exit(message(gone), returncode=1)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

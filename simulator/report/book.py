@@ -2,7 +2,8 @@
 
 Copies the prose pages (book/), the notebooks papermill executed (results/notebooks) and the
 downloadable CSVs (results/downloads/* -> _static/downloads/*), writes the generated parts of the
-first page (the five papers at a glance, `{{ headline }}` in intro.md: headline.py) and of the
+first page (the five papers at a glance, `{{ headline }}` in intro.md: headline.py; how far to trust
+each chapter, `{{ trust }}`: trust.py) and of the
 provenance page (`{{ generated }}`: provenance_page.py), then runs `jupyter-book build` (execution
 off: the notebooks already carry their outputs).
 """
@@ -19,6 +20,7 @@ import pandas as pd
 import yaml
 
 from simulator.report import claim_reasons, headline, io, provenance_page
+from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
 from simulator.safe_yaml import load_own
 
@@ -130,6 +132,30 @@ def write_headline(out: Path, scorecard, claims_file) -> None:
     intro.write_text(intro.read_text().replace("{{ headline }}", headline_block(counts)))
 
 
+TRUST_CSV = "_static/downloads/intro/how_far_to_trust.csv"
+
+
+def write_trust(out: Path, trust, scorecard, claims_file) -> None:
+    """Fill `{{ trust }}` of intro.md: per paper chapter of this book, the independent evidence behind its model
+    (results/trust.csv, simulator/report/trust.py) beside its claim counts; and write its CSV."""
+    intro = out / "intro.md"
+    if not intro.exists() or "{{ trust }}" not in intro.read_text():
+        return
+    rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
+    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
+    chapters = {p.stem for p in out.glob("*.ipynb")}
+    counts = headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+    ev = pd.read_csv(trust) if trust else pd.DataFrame(columns=trust_table.EVIDENCE_COLUMNS)
+    ev["page"] = [p if p in chapters else "" for p in ev["page"].fillna("")]   # no link to a page this book lacks
+    csv = out / TRUST_CSV
+    csv.parent.mkdir(parents=True, exist_ok=True)
+    io.write_atomic(csv, lambda tmp: ev.to_csv(tmp, index=False))
+    block = (f"{scroll_html(trust_table.trust_html(ev, counts))}\n\n"
+             f'<a href="{TRUST_CSV}" download>Download the evidence as CSV</a>.' if len(counts)
+             else "*No paper's study ran in this build (see `config/config.yaml`).*")
+    intro.write_text(intro.read_text().replace("{{ trust }}", block))
+
+
 def write_provenance(out: Path, a) -> None:
     """Fill `{{ generated }}` of provenance.md: this build, then per study what its table came from."""
     commit = git("rev-parse", "HEAD")
@@ -162,6 +188,7 @@ def main():
     ap.add_argument("--studies", default="")
     ap.add_argument("--scorecard", help="results/scorecard.csv: the first page's table of the five papers")
     ap.add_argument("--claims-file", help="reference/claims.yaml; claim_reasons.yaml beside it gives the reasons")
+    ap.add_argument("--trust", help="results/trust.csv: the first page's evidence behind each chapter's model")
     a = ap.parse_args()
 
     out = Path(a.out)
@@ -176,6 +203,7 @@ def main():
     prune_toc(out)
 
     write_headline(out, a.scorecard, a.claims_file)
+    write_trust(out, a.trust, a.scorecard, a.claims_file)
     write_provenance(out, a)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]

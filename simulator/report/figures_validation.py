@@ -12,14 +12,15 @@ from simulator.report.claim_rule import ALPHA
 from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
 
 STUDY = "validation_ns3"
-NOT_RUN = (
-    "**Not run in this build.** This comparison needs ns-3, which the default run does not install. "
-    "To run it (240 runs a side; hours on 2 cores, most of it ns-3's BBR runs with 5 flows at 100 Mbit/s, 15-25 "
-    "minutes each, where our side takes a few minutes in all; 0.7 GB of memory per ns-3 process):\n\n"
+# Where ns-3's side comes from: the records committed with the repository (simulator/validation/ns3_reference.py)
+SOURCE = (
+    "ns-3's side is not run in this build: it is ns-3 3.44's runs of these cells (PyPI `ns3` 3.44.post0), "
+    "committed with this repository as reference data (`reference/ns3/records.jsonl`, one record per cell and seed, "
+    "each sealed by its sha256 and checked before any job; `reference/ns3/README.md` gives the script, its sha256, the "
+    "command of every record, the machine and the date). Our side runs in every build. To rerun ns-3 (hours on 2 "
+    "cores, 0.7 GB of memory per ns-3 process) and see which records change:\n\n"
     "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
-    ".venv/bin/snakemake --cores all validation   # writes results/validation/ns3_agreement.csv\n"
-    ".venv/bin/snakemake --cores all              # rebuilds this chapter from it\n```\n\n"
-    f"The cells are those of `config/studies/{STUDY}.yaml`.")
+    ".venv/bin/snakemake --cores all validation   # lists the records that differ in results/validation/ns3_changes.txt\n```")
 NS3_MIN_RTO_MS = 1000.0   # ns-3 3.44 TcpSocketBase attribute MinRto (tcp-socket-base.cc GetTypeId)
 MAX_UTILIZATION = 1448 / 1490   # payload share of a segment without timestamps: no run can exceed it
 RATE_SLACK_PCT = 1.0      # a delivery-rate sample this many percent above the link's payload rate is not rounding
@@ -248,9 +249,9 @@ FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "
                  "flows": "flows", "loss_fwd_pct": "loss (%)"}
 
 
-def load(path) -> pd.DataFrame | None:
-    """The agreement table, or None when the target has not run."""
-    return pd.read_csv(path) if Path(path).exists() else None
+def load(path) -> pd.DataFrame:
+    """The agreement table (simulator/validation/agreement.py)."""
+    return pd.read_csv(path)
 
 
 def answer(table: pd.DataFrame) -> str:

@@ -2,8 +2,8 @@
 whether the cell is inside the bounds issue 15 sets (2 percentage points of utilization, 15% of
 mean RTT).
 
-    python -m simulator.validation.agreement --runs results/validation/runs/**/*.json \
-        --out results/validation/ns3_agreement.csv
+    python -m simulator.validation.agreement --runs results/validation/ours/*.jsonl \
+        reference/ns3/records.jsonl --out results/validation/ns3_agreement.csv
 
 Each run record is simulator/validation/run_cell.py's; a cell's value is the mean over its seeds.
 """
@@ -44,11 +44,21 @@ UTILIZATION_PP = 2.0        # bound on |ours - ns-3| utilization, percentage poi
 RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
 
 
+def records(files):
+    """The run records of `files`: a .json file holds one (simulator/validation/run_cell.py), a .jsonl file one a
+    line (our side's parts, simulator/validation/ours_runs.py; ns-3's committed records, reference/ns3/)."""
+    for f in files:
+        text = Path(f).read_text()
+        if str(f).endswith(".jsonl"):
+            yield from (json.loads(line) for line in text.splitlines() if line.strip())
+        else:
+            yield json.loads(text)
+
+
 def read_runs(files) -> pd.DataFrame:
     """One row per record: cell, seed, side, the cell's factors, notes, the metrics."""
     rows = []
-    for f in files:
-        r = json.loads(Path(f).read_text())
+    for r in records(files):
         row = {"cell": r["cell"], "seed": r["seed"], "side": r["side"], "notes": r["notes"]}
         row.update({k: r["params"].get(k, 0.0 if k == "loss_fwd_pct" else None) for k in FACTORS})
         row.update({k: r.get("metrics", {}).get(k, float("nan")) for k in METRICS + NS3_CHECKS})

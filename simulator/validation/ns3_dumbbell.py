@@ -392,12 +392,25 @@ def path_rtt_max(p, buffer_pkts):
     return base + (buffer_pkts + 2) * WIRE * 8 / (p["bottleneck_mbps"] * 1e6) + 1e-3
 
 
+_loaded = []     # the ns module once this process has loaded ns-3 and compiled the probes
+
+
+def load():
+    """ns-3's bindings with the probes compiled (about 12 s of CPU, once per process; a process forked after it
+    starts its run from this state: simulator/validation/ns3_batch.py)."""
+    if not _loaded:
+        from ns import ns
+
+        ns.cppyy.cppdef(PROBE_CPP)
+        _loaded.append(ns)
+    return _loaded[0]
+
+
 def run(p, seed, buffer_pkts, loss_pct):
     """One ns-3 run of the dumbbell's full parameters `p` (simulator/scenarios/dumbbell.py
-    params_with_defaults) with RNG run `seed`; returns its metrics. Call once per process."""
-    from ns import ns
-
-    ns.cppyy.cppdef(PROBE_CPP)
+    params_with_defaults) with RNG run `seed`; returns its metrics. One run per process: ns-3 keeps
+    global state, so a second run needs a fresh process (or a fork made after `load`)."""
+    ns = load()
     probe = ns.cppyy.gbl.nsval
     configure_tcp(ns, p["algorithm"], seed)
     senders, receivers, rx_addr = build(ns, p, buffer_pkts, loss_pct)

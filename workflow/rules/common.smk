@@ -184,23 +184,32 @@ def get_job_params(study, files):
     return json.dumps(params, sort_keys=True)
 
 
-# ----------------------------------------------------------------- validation against ns-3 (optional target)
-VALIDATION_STUDY = "config/studies/validation_ns3.yaml"
+# ----------------------------------------------------------------- agreement with ns-3 (workflow/rules/validation.smk)
+VALIDATION_STUDY = config["validation_study"]
 VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
 VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py"))
+NS3_RECORDS = str(Path(config["reference_dir"]) / "ns3" / "records.jsonl")
+VALIDATION_PARTS = 2      # jobs our side of the cells is shared over (a few seconds each)
 
 
-def get_validation_runs(wildcards):
-    """Every record the agreement table needs: each cell x its seeds x simulator (the study loads only when
-    the target `validation` is asked for, so a default run never reads it)."""
-    from simulator.validation.cells import load_cells, seeds
+def _check_ns3_records():
+    """ns-3's committed records hold every cell and seed of the validation study, unedited, before any job."""
+    from simulator.validation.ns3_reference import check
 
     try:
-        study, cells = load_cells(VALIDATION_STUDY)
-    except StudyError as e:
-        raise WorkflowError(f"invalid validation study:\n{e}") from None
-    return [f"results/validation/runs/{c.path}/seed~{s}/{side}.json"
-            for c in cells for s in seeds(c, study.seeds or 1) for side in ("ours", "ns3")]
+        return len(check(config["reference_dir"], VALIDATION_STUDY))
+    except (StudyError, ReferenceDataError) as e:
+        raise WorkflowError(f"invalid ns-3 reference records (config keys reference_dir, validation_study):\n{e}") from None
+
+
+_check_ns3_records()
+
+
+def get_validation_ns3_runs(wildcards):
+    """Every ns-3 run the validation study asks for (target `validation` only: it reruns ns-3)."""
+    from simulator.validation.ns3_reference import needed
+
+    return [f"results/validation/ns3_runs/{cell}/seed~{seed}/ns3.json" for cell, seed, _ in needed(VALIDATION_STUDY)]
 
 
 # ----------------------------------------------------------------- the standard evaluation suite (workflow/rules/suite.smk)
@@ -212,9 +221,5 @@ def get_suite_run_files(study):
 
 
 def get_suite_rankings():
-    """The rankings the suite chapter reads: all of them when this run makes them (target `suite`),
-    else those already made, so the default build shows the chapter without running the suite."""
-    targets = set(getattr(getattr(workflow, "dag_settings", None), "targets", None) or ())
-    if targets & {"suite", "suite_rank"}:
-        return SUITE_RANKINGS
-    return [f for f in SUITE_RANKINGS if Path(f).exists()]
+    """The rankings the suite chapter reads: every suite study's (the default build runs the suite)."""
+    return SUITE_RANKINGS

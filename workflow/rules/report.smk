@@ -21,6 +21,8 @@ CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 PAPER_NUMBER_FILES = {p: str(Path(config["reference_dir"]) / f) for p, f in PAPER_NUMBERS.items()}
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
+# evidence rows other checks write for the first page's trust table (simulator/report/trust.py EVIDENCE_COLUMNS)
+TRUST_EVIDENCE = []
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
 CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
@@ -263,11 +265,11 @@ rule notebook_study:
 
 
 rule notebook_validation:
-    # "Agreement with ns-3": the optional validation target's table when it has run
-    # (workflow/rules/validation.smk), else how to run it; the default run never runs ns-3
+    # "Agreement with ns-3": our side run in this build against ns-3's committed records
+    # (workflow/rules/validation.smk); the default run never runs ns-3
     input:
         notebook="notebooks/validation.ipynb",
-        table=lambda wildcards: [VALIDATION_TABLE] if Path(VALIDATION_TABLE).exists() else [],
+        table=VALIDATION_TABLE,
         code=REPORT_LIBS + VALIDATION_CODE,
     output:
         notebook="results/notebooks/validation.ipynb",
@@ -290,6 +292,28 @@ rule notebook_validation:
         " --no-progress-bar > {log:q} 2>&1"
 
 
+rule trust:
+    # the first page's evidence behind each chapter's model (simulator/report/trust.py)
+    input:
+        validation=VALIDATION_TABLE,
+        mm1_tables=get_study_tables("mm1"),
+        mm1_reference=get_reference_table,
+        evidence=TRUST_EVIDENCE,
+        code=REPORT_LIBS,
+    output:
+        "results/trust.csv",
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/report/trust.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m simulator.report.trust --validation-table {input.validation:q}"
+        " --mm1-tables {input.mm1_tables:q} --mm1-reference {input.mm1_reference:q}"
+        " --evidence {input.evidence:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule book:
     input:
         notebooks=[f"results/notebooks/{c}.ipynb" for c in CHAPTERS + ["suite", "scorecard", "validation"]],
@@ -300,6 +324,7 @@ rule book:
         tables=get_study_tables(),
         provenance=get_provenance_files(),
         scorecard="results/scorecard.csv",      # the first page's table of the papers
+        trust="results/trust.csv",              # ... and the evidence behind each chapter's model
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
         code=REPORT_LIBS,
@@ -319,7 +344,7 @@ rule book:
         " --notebooks {input.notebooks:q} --study-pages {input.study_pages:q} --downloads {input.downloads:q}"
         " --tables {input.tables:q}"
         " --provenance {input.provenance:q} --profile {params.profile:q} --seeds {params.seeds} --studies {params.studies:q}"
-        " --scorecard {input.scorecard:q} --claims-file {input.claims_file:q} > {log:q} 2>&1"
+        " --scorecard {input.scorecard:q} --claims-file {input.claims_file:q} --trust {input.trust:q} > {log:q} 2>&1"
 
 
 rule book_check:

@@ -1,18 +1,38 @@
-# Optional target, never part of `all`: every cell of the validation study run in our dumbbell and in
-# ns-3 3.44 (pip install -e ".[ns3]"), then one agreement table.
-#   snakemake --cores all validation     -> results/validation/ns3_agreement.csv
-# The "Agreement with ns-3" chapter reads that table when it exists (workflow/rules/report.smk); the
-# study, table and input function are in common.smk.
+# Agreement with ns-3: every cell of the validation study (config key validation_study) in our dumbbell,
+# compared with ns-3 3.44's records committed in reference/ns3/records.jsonl. The default build runs our
+# side only (seconds); the optional target reruns ns-3 (hours on 2 cores; pip install -e ".[ns3]"):
+#   snakemake --cores all validation     -> results/validation/ns3_records.jsonl and ns3_changes.txt
+# which lists the records that differ from the committed ones (to commit them, copy ns3_records.jsonl and
+# ns3_README.md over reference/ns3/records.jsonl and README.md).
+# The study, records and input functions are in common.smk.
 
 
-rule validation:
+rule validation_ours:
+    # our side, shared over VALIDATION_PARTS jobs: each run takes a fraction of a second
     input:
-        VALIDATION_TABLE,
+        study=VALIDATION_STUDY,
+        code=VALIDATION_CODE,
+    output:
+        "results/validation/ours/part~{part}.jsonl",
+    wildcard_constraints:
+        part=r"\d+",
+    params:
+        python=PYTHON,
+        parts=VALIDATION_PARTS,
+        simulator_version=simulator.__version__,
+    log:
+        "results/logs/validation/ours_part~{part}.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ours_runs --study {input.study:q} --part {wildcards.part}"
+        " --of {params.parts} --out {output:q} > {log:q} 2>&1"
 
 
 rule validation_table:
     input:
-        runs=get_validation_runs,
+        ours=expand("results/validation/ours/part~{part}.jsonl", part=range(1, VALIDATION_PARTS + 1)),
+        ns3=NS3_RECORDS,
         code=VALIDATION_CODE,
     output:
         VALIDATION_TABLE,
@@ -23,28 +43,55 @@ rule validation_table:
     conda:
         "../envs/validation.yaml"
     shell:
-        "{params.python:q} -m simulator.validation.agreement --runs {input.runs:q} --out {output:q} > {log:q} 2>&1"
+        "{params.python:q} -m simulator.validation.agreement --runs {input.ours:q} {input.ns3:q}"
+        " --out {output:q} > {log:q} 2>&1"
 
 
-rule validation_cell:
-    # one cell, one seed, one simulator; ns-3 keeps global state, so each run is a process of its own
+rule validation:
+    # Convenience target: rerun ns-3 on every cell and say which committed records that changes.
+    input:
+        "results/validation/ns3_changes.txt",
+
+
+rule validation_ns3_records:
+    input:
+        runs=get_validation_ns3_runs,
+        committed=NS3_RECORDS,
+    output:
+        records="results/validation/ns3_records.jsonl",
+        changes="results/validation/ns3_changes.txt",
+        readme="results/validation/ns3_README.md",
+    params:
+        python=PYTHON,
+        study=VALIDATION_STUDY,
+    log:
+        "results/logs/validation/ns3_records.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns3_reference --runs {input.runs:q} --out {output.records:q}"
+        " --committed {input.committed:q} --changes {output.changes:q} --readme {output.readme:q}"
+        " --study {params.study:q} > {log:q} 2>&1; cat {output.changes:q} >&2"
+
+
+rule validation_ns3_cell:
+    # one cell, one seed in ns-3; ns-3 keeps global state, so each run is a process of its own
     input:
         study=VALIDATION_STUDY,
         code=VALIDATION_CODE,
     output:
-        "results/validation/runs/{cell}/seed~{seed}/{side}.json",
+        "results/validation/ns3_runs/{cell}/seed~{seed}/ns3.json",
     wildcard_constraints:
         cell=r"[^/~]+~[^/]+(/[^/~]+~[^/]+)*",
         seed=r"\d+",
-        side="ours|ns3",
     resources:
-        mem_mb=lambda wildcards: 1000 if wildcards.side == "ns3" else 200,   # ns-3: about 0.7 GB
+        mem_mb=1000,       # about 0.7 GB a process
     params:
         python=PYTHON,
     log:
-        "results/logs/validation/{cell}/seed~{seed}/{side}.log",
+        "results/logs/validation/{cell}/seed~{seed}/ns3.log",
     conda:
         "../envs/validation.yaml"
     shell:
         "{params.python:q} -m simulator.validation.run_cell --study {input.study:q} --cell {wildcards.cell:q}"
-        " --seed {wildcards.seed} --side {wildcards.side} --out {output:q} > {log:q} 2>&1"
+        " --seed {wildcards.seed} --side ns3 --out {output:q} > {log:q} 2>&1"

@@ -1,0 +1,146 @@
+"""How far to trust each chapter: the first page's table of the independent evidence behind each paper
+chapter's model, beside that chapter's claim counts.
+
+A verdict of the scorecard says where a paper's result holds in our simulator; a reader can act on a
+"contradicted" only knowing whether our model of that paper's tool is itself right. The evidence here
+is independent of the five papers: the same cells run in ns-3 3.44 (reference/ns3/), NS-2 2.35's own
+agents on the NS-2 chapter's grid, closed-form models (the textbook chapter), and for the M/M/1 paper
+the M/M/1/K closed forms and a replay of the paper's own code. Each check is one row of the evidence
+file (EVIDENCE_COLUMNS): how many of its points lie inside its declared band, out of how many.
+
+    python -m simulator.report.trust --validation-table results/validation/ns3_agreement.csv \
+        --mm1-tables results/tables/mm1_*.csv --mm1-reference reference/mm1/jackson_mm1_tables.csv \
+        [--evidence more.csv ...] --out results/trust.csv
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+EVIDENCE_COLUMNS = ["chapter", "check", "inside", "total", "page"]
+
+# paper chapter -> what models it, in the reader's words (the chapter's model, its TCP stack)
+MODELS = {
+    "mm1": "one M/M/1/K queue: the paper's own code (as published) and ACK-clocked TCP",
+    "qtcol": "dumbbell with ns-3's TCP details (stack ns3)",
+    "mininet": "dumbbell with Linux's TCP details (stack linux)",
+    "ns2": "NS-2-style wired topologies with NS-2's TCP agents (stack ns2)",
+    "testbed": "hosts behind one Wi-Fi access point: an abstract channel (random loss, jitter, capacity), "
+               "Linux's TCP details (stack linux)",
+}
+# evidence that no build produces: said plainly rather than left out
+NO_CHECK = {"testbed": "Wi-Fi channel: no independent check (no 802.11 MAC is modelled, nor compared with one)"}
+
+
+# --------------------------------------------------------------------------- evidence rows
+def ns3_rows(table: pd.DataFrame) -> list[dict]:
+    """The ns-3 comparison (simulator/validation/agreement.py table): cells inside both bounds of those compared.
+    It runs the dumbbell with ns-3's stack, so it backs the QtColFair chapter directly, and the Mininet chapter's
+    dumbbell with another stack preset."""
+    from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
+
+    c = counts(table)
+    band = f"within {UTILIZATION_PP:g} pp utilization and {100 * RTT_REL:g}% mean RTT"
+    return [{"chapter": "qtcol", "check": f"ns-3 3.44, same dumbbell cells, {band}", "inside": c["inside"],
+             "total": c["compared"], "page": "validation"},
+            {"chapter": "mininet", "check": f"ns-3 3.44, same dumbbell cells with ns-3's stack preset, {band}",
+             "inside": c["inside"], "total": c["compared"], "page": "validation"}]
+
+
+def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
+    """The M/M/1/K closed forms (uncontrolled sender, both variants) and the replay of the paper's code with its
+    own random stream: printed digit for digit, or one unit off in the last digit (rounding)."""
+    from simulator.report.figures_mm1_checks import replay_audit
+    from simulator.report.scorecard_mm1 import analytic_comparison
+
+    rows = []
+    closed = analytic_comparison(tables)
+    if len(closed):
+        rows.append({"chapter": "mm1", "check": "M/M/1/K closed forms (blocking, throughput, delay), "
+                     "uncontrolled sender, 95% CI or 3%", "inside": int(closed["agree"].sum()),
+                     "total": len(closed), "page": "mm1"})
+    audit = replay_audit(tables, reference)
+    if len(audit):
+        rows.append({"chapter": "mm1", "check": "the paper's own code replayed with its random stream: "
+                     "printed numbers matched (to the last digit's rounding)",
+                     "inside": int(audit["match"].isin(["exact", "last digit"]).sum()), "total": len(audit),
+                     "page": "mm1"})
+    return rows
+
+
+def read_evidence(files) -> list[dict]:
+    """Evidence rows other checks wrote (EVIDENCE_COLUMNS), e.g. NS-2 2.35's and the textbook chapter's."""
+    rows = []
+    for f in files:
+        frame = pd.read_csv(f)
+        missing = [c for c in EVIDENCE_COLUMNS if c not in frame.columns]
+        if missing:
+            raise ValueError(f"{f}: missing column(s) {', '.join(missing)}; expected {', '.join(EVIDENCE_COLUMNS)}")
+        rows += frame[EVIDENCE_COLUMNS].to_dict("records")
+    return rows
+
+
+def evidence(rows: list[dict]) -> pd.DataFrame:
+    """Every check of every chapter, in the book's chapter order, with NO_CHECK's plain statements."""
+    rows = rows + [{"chapter": c, "check": text, "inside": None, "total": None, "page": ""}
+                   for c, text in NO_CHECK.items()]
+    frame = pd.DataFrame(rows, columns=EVIDENCE_COLUMNS)
+    order = {c: i for i, c in enumerate(MODELS)}
+    return frame.sort_values("chapter", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- the first page's table
+def check_html(r, link) -> str:
+    """'<b>43 of 64</b> ns-3 3.44, ...' (linking its page), or the plain statement of no check."""
+    text = html.escape(str(r.check))
+    if pd.isna(r.total):
+        return f"<i>{text}</i>"
+    text = f"<a href='{link(r.page)}'>{text}</a>" if isinstance(r.page, str) and r.page else text
+    return f"<b>{int(r.inside)} of {int(r.total)}</b> {text}"
+
+
+def trust_html(ev: pd.DataFrame, counts: pd.DataFrame, link=lambda page: f"{page}.html") -> str:
+    """One row per paper chapter of `counts` (headline.paper_counts): its model, its independent checks, and its
+    claim rows by verdict."""
+    from simulator.report.verdicts import VERDICTS
+
+    head = ("<tr><th>chapter</th><th>what models the paper's set-up</th><th>independent evidence for that model "
+            "(points inside the check's band, of those run)</th>"
+            + "".join(f"<th>claim rows {v.replace('_', ' ')}</th>" for v in VERDICTS) + "</tr>")
+    body = []
+    for c in counts.itertuples():
+        checks = ev[ev["chapter"] == c.paper]
+        cell = "<br>".join(check_html(r, link) for r in checks.itertuples()) or "<i>no independent check</i>"
+        body.append(f"<tr><td><a href='{link(c.chapter)}'>{html.escape(c.title)}</a></td>"
+                    f"<td>{html.escape(MODELS.get(c.paper, ''))}</td><td>{cell}</td>"
+                    + "".join(f"<td>{getattr(c, v)}</td>" for v in VERDICTS) + "</tr>")
+    return f"<table class='repro trust'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--validation-table", help="the ns-3 agreement table")
+    ap.add_argument("--mm1-tables", nargs="*", default=[], help="the M/M/1 studies' tables")
+    ap.add_argument("--mm1-reference", help="reference/mm1/jackson_mm1_tables.csv")
+    ap.add_argument("--evidence", nargs="*", default=[], help="more evidence rows (EVIDENCE_COLUMNS)")
+    ap.add_argument("--out", required=True, help="CSV to write")
+    a = ap.parse_args(argv)
+    rows = []
+    if a.validation_table:
+        rows += ns3_rows(pd.read_csv(a.validation_table))
+    if a.mm1_tables and a.mm1_reference:
+        from simulator.report.scorecard_mm1 import load_reference, load_tables
+
+        rows += mm1_rows(load_tables(a.mm1_tables), load_reference(a.mm1_reference))
+    rows += read_evidence(a.evidence)
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    evidence(rows).to_csv(a.out, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
