@@ -20,7 +20,7 @@ SOURCE = (
     "command of every record, the machine and the date). Our side runs in every build. To rerun ns-3 (hours on 2 "
     "cores, 0.7 GB of memory per ns-3 process) and see which records change:\n\n"
     "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
-    ".venv/bin/snakemake --cores all validation   # lists the records that differ in results/validation/ns3_changes.txt\n```")
+    ".venv/bin/snakemake --cores all validation   # results/validation/ns3_changes.txt lists them\n```")
 NS3_MIN_RTO_MS = 1000.0   # ns-3 3.44 TcpSocketBase attribute MinRto (tcp-socket-base.cc GetTypeId)
 MAX_UTILIZATION = 1448 / 1490   # payload share of a segment without timestamps: no run can exceed it
 RATE_SLACK_PCT = 1.0      # a delivery-rate sample this many percent above the link's payload rate is not rounding
@@ -246,7 +246,7 @@ def our_overshoot(row) -> str:
 CAUSES = (ns3_rtt_across_timeout, ns3_above_capacity, ns3_timed_out_more, our_overshoot, ns3_rate_above_link,
           ns3_vegas_late_start_base, ns3_prr_double_count, ns3_sacked_retx_stall, within_seed_spread)
 FACTOR_LABELS = {"algorithm": "algorithm", "bottleneck_mbps": "rate (Mbit/s)", "buffer_pkts": "buffer (packets)",
-                 "flows": "flows", "loss_fwd_pct": "loss (%)"}
+                 "flows": "flows", "loss_fwd_pct": "loss (%)", "duration": "simulated (s)"}
 
 
 def load(path) -> pd.DataFrame:

@@ -36,7 +36,7 @@ RECOVERY_CHECKS = ("recoveries", "recoveries_lost_in_recovery", "recovery_cwnd_r
 # (simulator/validation/ns3_dumbbell.py); absent (NaN) for the other algorithms and in older records
 VEGAS_CHECKS = ("handshake_rtt_max_ms", "vegas_base_rtt_max_ms")
 NS3_CHECKS = RTT_CHECKS + RATE_CHECKS + START_CHECKS + RECOVERY_CHECKS + VEGAS_CHECKS
-FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct")
+FACTORS = ("algorithm", "bottleneck_mbps", "buffer_pkts", "flows", "loss_fwd_pct", "duration")
 # the metrics the bounds apply to: per side their sd over seeds, and the p of ours against ns-3 by the book's one
 # rule (simulator/report/claim_rule.py: Welch, deterministic by value, no test from one seed)
 BOUNDED = {"utilization_warm": "p_utilization", "mean_rtt_ms": "p_mean_rtt"}
