@@ -13,7 +13,7 @@ from simulator.validation import agreement  # noqa: E402
 def row(cell, alg="cubic", ours_u=0.95, ns3_u=0.95, ours_r=50.0, ns3_r=50.0, ours_to=0, ns3_to=0,
         sample_max=60.0):
     r = {"cell": cell, "algorithm": alg, "bottleneck_mbps": 100, "buffer_pkts": 86, "flows": 5, "loss_fwd_pct": 0.0,
-         "seeds": 1, "notes": "",
+         "duration": 20, "seeds": 1, "notes": "",
          "ours_utilization_warm": ours_u, "ns3_utilization_warm": ns3_u, "ours_mean_rtt_ms": ours_r,
          "ns3_mean_rtt_ms": ns3_r, "ours_jain": 0.9, "ns3_jain": 0.95, "ours_retransmissions": 10,
          "ns3_retransmissions": 12, "ours_timeouts": ours_to, "ns3_timeouts": ns3_to,

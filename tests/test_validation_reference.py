@@ -19,7 +19,7 @@ RECORDS = ROOT / "reference" / ns3_reference.RECORDS
 
 
 def copy_reference(tmp_path) -> Path:
-    (tmp_path / "ns3").mkdir()
+    (tmp_path / "ns3").mkdir(parents=True)
     shutil.copy(RECORDS, tmp_path / "ns3" / "records.jsonl")
     return tmp_path
 
@@ -57,13 +57,14 @@ def test_a_missing_record_and_a_changed_cell_are_refused_naming_cell_and_seed(tm
     ref = copy_reference(tmp_path)
     f = ref / "ns3" / "records.jsonl"
     keep = [line for line in f.read_text().splitlines()
-            if '"cell":"algorithm~bbr/bottleneck_mbps~10/buffer_pkts~9/flows~5"' not in line or '"seed":2' not in line]
+            if '"cell":"algorithm~bbr/bottleneck_mbps~10/buffer_pkts~9/flows~5/duration~20"' not in line or '"seed":2' not in line]
     f.write_text("\n".join(keep) + "\n")
     with pytest.raises(ReferenceDataError, match=r"no record of cell algorithm~bbr/bottleneck_mbps~10/buffer_pkts~9/"
-                                                 r"flows~5 seed 2.*snakemake --cores all validation"):
+                                                 r"flows~5/duration~20 seed 2.*snakemake --cores all validation"):
         ns3_reference.check(ref, TINY)
-    study = tmp_path / "validation_ns3.yaml"
-    study.write_text(TINY.read_text().replace("duration: 20", "duration: 10"))
+    study = tmp_path / "validation_ns3.yaml"          # a parameter outside the cell's path
+    study.write_text(TINY.read_text().replace("warmup: 5", "warmup: 4"))
+    assert study.read_text() != TINY.read_text()
     with pytest.raises(ReferenceDataError, match=r"line \d+: cell .* was run with parameters .* now gives"):
         ns3_reference.check(copy_reference(tmp_path / "again"), study)
 
@@ -88,7 +89,7 @@ def test_ns3_remakes_a_committed_record_exactly(tmp_path):
         pytest.skip("ns-3's Python bindings are not installed (the optional ns3 extra: pip install -e \".[ns3]\")")
     from simulator.validation import ns3_batch
 
-    cell = "algorithm~newreno/bottleneck_mbps~10/buffer_pkts~9/flows~1"
+    cell = "algorithm~newreno/bottleneck_mbps~10/buffer_pkts~9/flows~1/duration~20"
     assert ns3_batch.run_all(str(STUDY), [(cell, 1)], tmp_path, progress=open("/dev/null", "w")) == 0
     made = json.loads(ns3_batch.record_path(tmp_path, cell, 1).read_text())
     committed = next(r for r in peer_records.read(RECORDS) if ns3_reference.key(r) == (cell, 1))

@@ -220,6 +220,13 @@ def get_suite_run_files(study):
             for p in s.points() for a, b in s.seed_batches(SUITE_SEEDS)]
 
 
+def get_suite_jobs(study, jobs):
+    """{job number: its run files} for one suite study, shared out as a paper study's (get_simulate_jobs)."""
+    root = f"results/suite/runs/{study}/"
+    names = [f.removeprefix(root) for f in get_suite_run_files(study)]
+    return {job: [root + n for n in files] for job, files in share_out(names, jobs).items()}
+
+
 def get_suite_rankings():
     """The rankings the suite chapter reads: every suite study's (the default build runs the suite)."""
     return SUITE_RANKINGS

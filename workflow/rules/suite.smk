@@ -45,23 +45,30 @@ rule suite_study:
         " --out {output:q} > {log:q} 2>&1"
 
 
-rule suite_simulate:
-    input:
-        "results/suite/studies/{study}.yaml",
-    output:
-        "results/suite/runs/{study}/{point}/seeds~{first}-{last}.jsonl",
-    wildcard_constraints:
-        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
-    params:
-        python=PYTHON,
-        simulator_version=simulator.__version__,
-    log:
-        "results/logs/suite/simulate/{study}/{point}/seeds~{first}-{last}.log",
-    conda:
-        "../envs/simulate.yaml"
-    shell:
-        "{params.python:q} -m simulator batch {input:q} --point-path {wildcards.point:q}"
-        " --seeds {wildcards.first}-{wildcards.last} --out {output:q} > {log:q} 2>&1"
+# A suite study's run files are shared out over SUITE_JOBS jobs, as a paper study's are (simulate.smk): one job
+# per run file spent more time starting Python than simulating. One rule per job, made when the workflow is read.
+SUITE_JOBS = 2
+
+for _study in SUITE_STUDIES:
+    for _job, _files in get_suite_jobs(_study, SUITE_JOBS).items():
+
+        rule:
+            name:
+                f"suite_simulate_{_study}_{_job}"
+            input:
+                f"results/suite/studies/{_study}.yaml",
+            output:
+                [snakemake_literal(f) for f in _files],
+            params:
+                python=PYTHON,
+                under=f"results/suite/runs/{_study}",
+                simulator_version=simulator.__version__,
+            log:
+                f"results/logs/suite/simulate/{_study}/job~{_job}.log",
+            conda:
+                "../envs/simulate.yaml"
+            shell:
+                "{params.python:q} -m simulator runs {input:q} --under {params.under:q} {output:q} > {log:q} 2>&1"
 
 
 rule suite_aggregate:
