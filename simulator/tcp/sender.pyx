@@ -3,7 +3,8 @@
 Per ACK of new data, the documented hook order: RTT sample -> cc.pkts_acked -> recovery
 plug-in (may leave recovery) -> cc.cong_avoid when the state is OPEN or LOSS (slow start after
 a timeout).  A duplicate ACK goes to the recovery plug-in.  RFC 6298 timer: restarted on every
-ACK of new data, stopped when nothing is outstanding; on expiry ssthresh, cwnd = 1, go back N.
+ACK of new data (and, with rearm_on_head_retx, on a fast retransmission), stopped when nothing is
+outstanding; on expiry ssthresh, cwnd = 1, go back N.
 """
 from libc.math cimport INFINITY, floor
 from libc.stdlib cimport calloc, free, malloc
@@ -81,7 +82,7 @@ cdef class TcpSender:
             acked = ack - s.snd_una
             if not self.retransmitted[ack - 1]:
                 rtt = now - self.sent_time[ack - 1]
-                self.rto.sample(rtt)
+                self.rto.sample_seq(rtt, ack, s.snd_max)
                 self.rtt_samples += 1
                 self.rtt_sum += rtt
                 s.last_rtt = rtt
@@ -115,6 +116,8 @@ cdef class TcpSender:
             return ACT_NONE
         if action == ACT_RETRANSMIT:
             self.fast_retransmits += 1
+            if self.rearm_on_head_retx:             # the model resends snd_una now (Linux, as in sack_sender.pyx)
+                self.rto_deadline = now + self.rto.rto
         if s.cwnd < self.min_cwnd:
             self.min_cwnd = s.cwnd
         return action
