@@ -3,7 +3,8 @@
 Per ACK of new data, the documented hook order: RTT sample -> cc.pkts_acked -> recovery
 plug-in (may leave recovery) -> cc.cong_avoid when the state is OPEN or LOSS (slow start after
 a timeout).  A duplicate ACK goes to the recovery plug-in.  RFC 6298 timer: restarted on every
-ACK of new data (and, with rearm_on_head_retx, on a fast retransmission), stopped when nothing is
+ACK of new data (and, with rearm_on_head_retx, on a fast retransmission: NS-2's dupack_action,
+Linux's tcp_xmit_retransmit_queue), stopped when nothing is
 outstanding; on expiry ssthresh, cwnd = 1, go back N.
 """
 from libc.math cimport INFINITY, floor
@@ -112,12 +113,12 @@ cdef class TcpSender:
             action = self.recovery.on_dupack(s, self.cc)
             if action == ACT_RETRANSMIT:
                 self.partial_acks = 0               # a new recovery episode
+                if self.rearm_on_head_retx:         # the fast retransmission of snd_una restarts the timer
+                    self.rto_deadline = now + self.rto.rto
         else:
             return ACT_NONE
         if action == ACT_RETRANSMIT:
             self.fast_retransmits += 1
-            if self.rearm_on_head_retx:             # the model resends snd_una now (Linux, as in sack_sender.pyx)
-                self.rto_deadline = now + self.rto.rto
         if s.cwnd < self.min_cwnd:
             self.min_cwnd = s.cwnd
         return action

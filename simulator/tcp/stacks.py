@@ -50,7 +50,9 @@ Where each default comes from:
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
   (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
   Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time;
-  rto_timer ns2: RFC 6298 with the minimum RTO clamping the RTO, restarted by every ACK of new data.
+  rto_timer ns2: RFC 6298 with the minimum RTO clamping the RTO, restarted by every ACK of new data and
+  by a fast retransmission (tcp/tcp-reno.cc and tcp-newreno.cc dupack_action: reset_rtx_timer(1,0) before
+  output(last_ack_ + 1)); NS-2's 10 ms timer tick (tcpTick_) and its one RTT sample per window are not modelled.
 """
 from __future__ import annotations
 
@@ -101,7 +103,7 @@ RTO_TIMER = {"linux": {"rto_estimator": "linux", "rto_granularity": 0.0, "rto_ma
              "ns3": {"rto_estimator": "rfc6298", "rto_granularity": 0.001, "rto_max": 60.0,
                      "rearm_on_head_retx": False, "rto_first_partial_only": True},
              "ns2": {"rto_estimator": "rfc6298", "rto_granularity": 0.0, "rto_max": 60.0,
-                     "rearm_on_head_retx": False, "rto_first_partial_only": False}}
+                     "rearm_on_head_retx": True, "rto_first_partial_only": False}}
 # the study keys that set one detail each (every field but the stack's name)
 DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
 
