@@ -119,3 +119,23 @@ def test_linux_timer_stops_the_spurious_timeouts_of_rfc6298_at_srtt():
     # and most fast recoveries meet it; Linux's SRTT + 200 ms leaves a round trip to spare
     rfc, linux = lossy_flow("ns2"), lossy_flow("linux")
     assert linux["timeouts"] * 4 < rfc["timeouts"]
+
+
+def test_ns2_fast_retransmit_restarts_the_timer_as_dupack_action_does():
+    """NS-2's dupack_action calls reset_rtx_timer(1,0) before resending last_ack_ + 1 (tcp-reno.cc)."""
+    from simulator.tcp.cc.aimd import RenoGrowth
+    from simulator.tcp.recovery import RenoRecovery
+    from simulator.tcp.rto import RtoEstimator
+    from simulator.tcp.sender import TcpSender
+    deadlines = []
+    for rearm in (False, True):
+        snd = TcpSender(100, RenoGrowth("reno", "ns2"), RenoRecovery(), RtoEstimator(1.0, 0.2), 10.0)
+        snd.rearm_on_head_retx = rearm
+        snd.app_write(100)
+        while snd.send_next(0.0) >= 0:
+            pass
+        for k in range(3):                      # packet 0 lost: three duplicate ACKs at 0.1, 0.11, 0.12
+            snd.ack(0, 0.1 + k / 100)
+        deadlines.append(snd.rto_deadline)
+    assert deadlines[0] == pytest.approx(1.0)    # still the timer armed at the first send
+    assert deadlines[1] == pytest.approx(0.12 + 1.0)

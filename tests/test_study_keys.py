@@ -33,6 +33,7 @@ KEYS = {
     "rwnd_pkts": (4, 0, {}),
     "loss_fwd_pct": (0.0, 2.0, {}),
     "loss_rev_pct": (0.0, 30.0, {}),
+    "loss_pattern": ("random", "periodic", {"loss_fwd_pct": 2.0}),
     "jitter_ms": (0.0, 5.0, {}),
     "capacity_schedule": ([[0, 20.0]], [[0, 20.0], [0.5, 2.0]], {}),
     "start_times_s": (None, "late", {}),

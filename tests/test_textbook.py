@@ -125,3 +125,4 @@ def test_chapter_notebook_runs_on_real_runs(tiny_table, tmp_path):
     shown = pd.read_csv(tmp_path / "d" / "textbook_reno.csv")
     assert set(shown["stack"]) == {"ns2", "ns3"}
     assert "mm1_analytic" in text                            # the M/M/1/K section says its study is absent
+

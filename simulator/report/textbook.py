@@ -27,6 +27,8 @@ import pandas as pd
 
 STUDY = "textbook_loss"
 STUDY_FILE = f"config/studies/{STUDY}.yaml"
+PERIODIC = "textbook_periodic"  # the same flows under periodic loss: the models' own assumption, no verdict
+PERIODIC_FILE = f"config/studies/{PERIODIC}.yaml"
 BAND = 0.15                    # ours/model in [1 - BAND, 1 + BAND]: declared and justified in STUDY_FILE
 HEADERS = 54                   # wire bytes besides the payload (simulator/scenarios/dumbbell.py HEADERS)
 CUBIC_C, CUBIC_BETA = 0.4, 0.7  # RFC 9438 section 4.6 and 4.5
@@ -138,9 +140,11 @@ def model_mbps(model: str, algorithm: str, stack: str, rtt: float, p: float, mbp
 
 # --------------------------------------------------------------------------- our points against the models
 
-def points(tables: pd.DataFrame) -> pd.DataFrame:
-    """One row per grid point of the study: parameters, and per metric the mean (and CI of goodput)."""
-    t = tables[tables["study"] == STUDY]
+def points(tables: pd.DataFrame, study: str = STUDY) -> pd.DataFrame:
+    """One row per grid point of `study`: parameters, and per metric the mean (and CI of goodput)."""
+    if tables.empty or "study" not in tables.columns:
+        return pd.DataFrame()
+    t = tables[tables["study"] == study]
     if t.empty:
         return pd.DataFrame()
     keys = [c for c in ("algorithm", "stack", "loss_fwd_pct", "bottleneck_mbps", "delay_ms", "duration", "warmup",
@@ -150,10 +154,11 @@ def points(tables: pd.DataFrame) -> pd.DataFrame:
     return wide.join(gp).reset_index()
 
 
-def comparison(tables: pd.DataFrame) -> pd.DataFrame:
+def comparison(tables: pd.DataFrame, study: str = STUDY) -> pd.DataFrame:
     """One row per point and model: the model's goodput, ours (mean, 95% CI), ours/model, inside the band,
-    and the runs' evidence (timeouts per run and per loss, the measured loss ratio, RTT against the base RTT)."""
-    pts = points(tables)
+    the runs' evidence (timeouts per run and per loss, the measured loss ratio, RTT against the base RTT) and,
+    for textbook_loss, the reason of a point outside the band (`reason`)."""
+    pts = points(tables, study)
     rows = []
     for _, r in pts.iterrows():
         p, rtt, mss = float(r["loss_fwd_pct"]) / 100, base_rtt(r), mss_bytes(r)
@@ -173,11 +178,28 @@ def comparison(tables: pd.DataFrame) -> pd.DataFrame:
                 "inflight_bdp": float(r["median_inflight"]) / float(r["bdp_pkts"]),
                 "base_rtt_ms": rtt * 1e3, "bottleneck_mbps": float(r["bottleneck_mbps"]),
             })
-    return pd.DataFrame(rows)
+    cmp = pd.DataFrame(rows)
+    if study == STUDY and not cmp.empty:
+        periodic = comparison(tables, PERIODIC)
+        cmp["periodic_ratio"] = [lookup(periodic, r, "ratio") for _, r in cmp.iterrows()]
+        cmp["reason"] = [reason(r, cmp) for _, r in cmp.iterrows()]
+    return cmp
 
 
-def reason(row) -> str:
-    """Why a point lies outside the band, from its runs' own metrics; '' inside."""
+def lookup(cmp: pd.DataFrame, row, column: str, **change):
+    """`column` of the row of `cmp` at `row`'s algorithm, stack, p and model (each replaced by `change`); NaN if none."""
+    if cmp.empty:
+        return float("nan")
+    want = {k: change.get(k, row[k]) for k in ("algorithm", "stack", "p", "model")}
+    hit = cmp[(cmp["algorithm"] == want["algorithm"]) & (cmp["stack"] == want["stack"])
+              & np.isclose(cmp["p"], want["p"]) & (cmp["model"] == want["model"])]
+    return hit[column].iloc[0] if len(hit) else float("nan")
+
+
+def reason(row, cmp: pd.DataFrame | None = None) -> str:
+    """Why a point lies outside the band, from runs: its own (timeouts, RTT, measured loss, BBR's in-flight), the
+    same flow under periodic loss (textbook_periodic: the model's own assumption), the fuller model at the same
+    point (Padhye et al. beside Mathis et al.) and, for Reno, the same stack's NewReno. '' inside."""
     if row["inside"]:
         return ""
     out = []
@@ -186,13 +208,32 @@ def reason(row) -> str:
         if row["timeouts"] >= 1:
             out.append(f"{row['timeouts']:.0f} timeouts per run")
         return "BBR no longer keeps the pipe full: " + ", ".join(out)
-    if row["timeouts_per_loss"] >= 0.05:
+    if row["timeouts_per_loss"] >= 0.05 or (row["model"] == "mathis" and row["timeouts"] >= 1):
         out.append(f"timeouts: {row['timeouts']:.0f} per run, {row['timeouts_per_loss']:.0%} of the losses"
                    + (" (Mathis et al. model none)" if row["model"] == "mathis" else ""))
     if row["rtt_ratio"] > 1.05:
         out.append(f"mean RTT {row['rtt_ratio']:.2f} x the base RTT the model is given")
     if abs(row["loss_ratio"] - 1) > 0.05:
         out.append(f"measured loss {row['loss_ratio']:.2f} x p")
+    if cmp is not None:
+        if row["model"] == "mathis":
+            full = lookup(cmp, row, "ratio", model="padhye")
+            if full == full:
+                out.append(f"Padhye et al., with timeouts, at this point: {full:.2f}")
+        if row["algorithm"] == "reno":
+            nr = lookup(cmp, row, "ratio", algorithm="newreno")
+            nt = lookup(cmp, row, "timeouts", algorithm="newreno")
+            if nr == nr:
+                out.append(f"the same stack's NewReno, which recovers from several losses in a window without a "
+                           f"timeout: {nt:.0f} timeouts per run, ours / model {nr:.2f}")
+    periodic = row.get("periodic_ratio", float("nan"))
+    if periodic == periodic:
+        text = f"under periodic loss at this p (the model's assumption) ours / model = {periodic:.2f}"
+        if abs(periodic - 1) <= BAND:
+            text += ", inside the band: the distance is random loss's, which the model leaves out"
+        elif (periodic - 1) * (row["ratio"] - 1) > 0:
+            text += ", outside on the same side: the distance is there without random loss too"
+        out.append(text)
     return "; ".join(out) if out else "not explained by timeouts, queueing or the loss count"
 
 
@@ -257,6 +298,7 @@ def figure(cmp: pd.DataFrame, algorithms: tuple):
     """Log-log goodput against p, one panel per series of `algorithms`: our mean with its 95% CI (band and
     error bars) in the algorithm's colour, each model's line in black, the band around the counted model grey."""
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
     from simulator.report import style
 
     series = [s for s in series_order(cmp) if s[0] in algorithms]
@@ -284,8 +326,13 @@ def figure(cmp: pd.DataFrame, algorithms: tuple):
         ax.errorbar(first["p"], first["ours_mbps"],
                     yerr=[first["ours_mbps"] - first["ci_low"], first["ci_high"] - first["ours_mbps"]],
                     color=colour, marker="o", ms=4, lw=1, capsize=2, label="ours (mean, 95% CI)")
+        if "periodic_ratio" in first and first["periodic_ratio"].notna().any():
+            ax.plot(first["p"], first["periodic_ratio"] * first["model_mbps"], ls="none", marker="o", ms=6,
+                    mfc="none", mec=colour, label="ours, periodic loss (one run)")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(ticker.FuncFormatter(minor_label))
         ax.set_title(series_label(alg, stack), fontsize=9)
         ax.set_xlabel("random loss rate p (per packet)")
         ax.set_ylabel("goodput (Mbit/s)")
@@ -294,6 +341,14 @@ def figure(cmp: pd.DataFrame, algorithms: tuple):
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def minor_label(v, _pos=None) -> str:
+    """A log axis' minor tick labelled only at 2 and 5 times a power of ten."""
+    if v <= 0:
+        return ""
+    m = v / 10 ** math.floor(math.log10(v) + 1e-9)
+    return f"{v:g}" if round(m, 6) in (2.0, 5.0) else ""
 
 
 def table(cmp: pd.DataFrame, algorithms: tuple) -> pd.DataFrame:
@@ -312,7 +367,7 @@ def table(cmp: pd.DataFrame, algorithms: tuple) -> pd.DataFrame:
         "ours / model": [f"{r:.2f}" for r in g["ratio"]],
         "inside ±15%": ["✓" if i else "✗" for i in g["inside"]],
         "timeouts per run": [f"{t:.0f}" for t in g["timeouts"]],
-        "reason when outside": [reason(r) for _, r in g.iterrows()],
+        "reason when outside": list(g["reason"]),
     })
 
 
@@ -348,7 +403,8 @@ def show(ch, tables: pd.DataFrame, algorithms: tuple, name: str, what: str) -> N
     ch.caption(f"Figure: {what}: goodput after the warm-up against the random loss rate, log-log; our mean over "
                f"{int(cmp['n_seeds'].min())} seeds with its 95% CI (shaded and error bars) against {models} "
                f"(black lines) at the path's base RTT of {cmp['base_rtt_ms'].iloc[0]:.1f} ms, and the ±{BAND:.0%} "
-               f"band declared before the runs (grey). Made from `{STUDY_FILE}`. "
+               f"band declared before the runs (grey); open circles: the same flow under periodic loss (no verdict). "
+               f"Made from `{STUDY_FILE}` and `{PERIODIC_FILE}`. "
                + ch.download_link(f"textbook_{name}.csv", "Data as CSV") + ".")
     ch.save_download(cmp, f"textbook_{name}.csv")
     view = table(cmp, algorithms)
@@ -414,7 +470,8 @@ def show_outside(ch, tables: pd.DataFrame) -> None:
         "timeouts per lost packet": [f"{t:.2f}" for t in out["timeouts_per_loss"]],
         "mean RTT / base RTT": [f"{r:.2f}" for r in out["rtt_ratio"]],
         "measured loss / p": [f"{r:.2f}" for r in out["loss_ratio"]],
-        "reason": [reason(r) for _, r in out.iterrows()],
+        "under periodic loss": [("" if v != v else f"{v:.2f}") for v in out["periodic_ratio"]],
+        "reason": list(out["reason"]),
     })
     ch.table(view, "textbook_outside.csv",
              f"{len(out)} of {len(cmp)} comparisons lie outside ±{BAND:.0%}; ours / model with the 95% CI of our mean. "
@@ -428,3 +485,25 @@ def show_mm1k(ch, mm1_tables: pd.DataFrame) -> None:
         ch.markdown(f"*Study `{scorecard_mm1.ANALYTIC_STUDY}` is not enabled in this build; comparison skipped.*")
         return
     figures_mm1_checks.show_closed_forms(ch, mm1_tables)
+
+
+def show_periodic(ch, tables: pd.DataFrame) -> None:
+    """Ours / model under random loss (textbook_loss) beside periodic loss (textbook_periodic), per series and p."""
+    cmp = comparison(tables)
+    if cmp.empty or cmp["periodic_ratio"].isna().all():
+        ch.markdown(f"*Study `{PERIODIC}` is not enabled in this build.*")
+        return
+    g = cmp[cmp["model"] != "link"].copy()
+    order = {s: i for i, s in enumerate(series_order(cmp))}
+    g["_o"] = [order[(a, s)] for a, s in zip(g["algorithm"], g["stack"])]
+    g = g.sort_values(["_o", "model", "p"])
+    view = pd.DataFrame({
+        "series": [series_label(a, s) for a, s in zip(g["algorithm"], g["stack"])],
+        "model": [MODEL_NAMES[m] for m in g["model"]],
+        "p": [f"{p:.0e}".replace("e-0", "e-") for p in g["p"]],
+        "ours / model, random loss": [f"{r:.2f}" for r in g["ratio"]],
+        "ours / model, periodic loss": [("" if v != v else f"{v:.2f}") for v in g["periodic_ratio"]],
+    })
+    ch.table(view, "textbook_periodic.csv",
+             f"Random loss (`{STUDY_FILE}`, mean of the seeds) beside periodic loss at the same rate "
+             f"(`{PERIODIC_FILE}`, one run: it draws no random number). No verdict is taken on the periodic runs.")
