@@ -352,23 +352,23 @@ def minor_label(v, _pos=None) -> str:
 
 
 def table(cmp: pd.DataFrame, algorithms: tuple) -> pd.DataFrame:
-    """The per-point table of `algorithms`: model, ours with CI, ours/model, verdict and the reason outside."""
-    g = cmp[cmp["algorithm"].isin(algorithms)].copy()
-    order = {s: i for i, s in enumerate(series_order(cmp))}
-    g["_o"] = [order[(a, s)] for a, s in zip(g["algorithm"], g["stack"])]
-    g = g.sort_values(["_o", "model", "p"], key=lambda c: c if c.name != "model" else c.map(
-        lambda m: 0 if m in ("padhye", "rfc9438", "link") else 1))
-    return pd.DataFrame({
-        "series": [series_label(a, s) for a, s in zip(g["algorithm"], g["stack"])],
-        "p": [f"{p:.0e}".replace("e-0", "e-") for p in g["p"]],
-        "model": [MODEL_NAMES[m] for m in g["model"]],
-        "model (Mbit/s)": [f"{v:.3g}" for v in g["model_mbps"]],
-        "ours (Mbit/s) [95% CI]": [f"{m:.3g} [{lo:.3g}, {hi:.3g}]" for m, lo, hi in zip(g["ours_mbps"], g["ci_low"], g["ci_high"])],
-        "ours / model": [f"{r:.2f}" for r in g["ratio"]],
-        "inside ±15%": ["✓" if i else "✗" for i in g["inside"]],
-        "timeouts per run": [f"{t:.0f}" for t in g["timeouts"]],
-        "reason when outside": list(g["reason"]),
-    })
+    """The per-point table of `algorithms`: one row per series and p, ours with its CI, and per model its goodput,
+    ours/model and the band verdict (the reasons of the points outside are in show_outside's table)."""
+    g = cmp[cmp["algorithm"].isin(algorithms)]
+    out = []
+    for alg, stack in series_order(g):
+        gs = g[(g["algorithm"] == alg) & (g["stack"] == stack)]
+        for p, gp in gs.groupby("p", sort=True):
+            r0 = gp.iloc[0]
+            row = {"series": series_label(alg, stack), "p": f"{p:.0e}".replace("e-0", "e-"),
+                   "ours (Mbit/s) [95% CI]": f"{r0['ours_mbps']:.3g} [{r0['ci_low']:.3g}, {r0['ci_high']:.3g}]"}
+            for model in models_of(alg):
+                m = gp[gp["model"] == model].iloc[0]
+                row[f"{MODEL_NAMES[model]} (Mbit/s)"] = f"{m['model_mbps']:.3g}"
+                row[f"ours / {MODEL_NAMES[model]}"] = f"{m['ratio']:.2f} {'✓' if m['inside'] else '✗'}"
+            row["timeouts per run"] = f"{r0['timeouts']:.0f}"
+            out.append(row)
+    return pd.DataFrame(out)
 
 
 def counts_sentence(cmp: pd.DataFrame, algorithms: tuple) -> str:
@@ -409,7 +409,8 @@ def show(ch, tables: pd.DataFrame, algorithms: tuple, name: str, what: str) -> N
     ch.save_download(cmp, f"textbook_{name}.csv")
     view = table(cmp, algorithms)
     chapter.html(chapter.frame_html(view, index=False, escape=True))
-    ch.markdown(counts_sentence(cmp, algorithms) + " " + ch.download_link(f"textbook_{name}.csv") + ".")
+    ch.markdown(f"✓: ours within ±{BAND:.0%} of the model, ✗: outside (each with its reason below). "
+                + counts_sentence(cmp, algorithms) + " " + ch.download_link(f"textbook_{name}.csv") + ".")
 
 
 def show_exponents(ch, tables: pd.DataFrame) -> None:
