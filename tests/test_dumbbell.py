@@ -55,5 +55,7 @@ def test_in_order_utilization_counts_what_the_application_got():
     and above what the link can carry when a hole opened before the warm-up fills after it."""
     m = run()["metrics"]
     assert m["utilization_warm_in_order"] == m["utilization_warm"]
-    m = run(algorithm="bbr", flows=5, bottleneck_mbps=10, buffer_pkts=9)["metrics"]
+    # a run with a hole open across the warm-up's start: at 8 s (with the ns3 stack's timer, rto_timer, the
+    # seed-1 run has none open at 5 s)
+    m = run(algorithm="bbr", flows=5, bottleneck_mbps=10, buffer_pkts=9, warmup=8)["metrics"]
     assert m["utilization_warm"] <= 1448 / 1490 < m["utilization_warm_in_order"]

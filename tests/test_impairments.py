@@ -4,7 +4,7 @@ import math
 import pytest
 
 from simulator.core.rng import Stream
-from simulator.net.impairments import (BernoulliLoss, CapacitySchedule, GilbertElliottLoss,
+from simulator.net.impairments import (BernoulliLoss, CapacitySchedule, GilbertElliottLoss, PeriodicLoss,
                                        Jitter, RandomCapacity, check_range)
 
 
@@ -182,3 +182,11 @@ def test_check_range_message():
     with pytest.raises(ValueError, match=r"x must be in \(0, 1\), got 1"):
         check_range("x", 1, 0, 1, low_open=True, high_open=True)
     assert check_range("x", "0.5", 0, 1) == 0.5
+
+
+def test_periodic_loss_drops_the_last_packet_of_every_period():
+    loss = PeriodicLoss(0.25)                       # period round(1 / 0.25) = 4
+    assert loss.draws(12) == [False, False, False, True] * 3
+    assert loss.loss_rate == 0.25 and PeriodicLoss(0.003).period == 333
+    with pytest.raises(ValueError):
+        PeriodicLoss(0.0)

@@ -28,10 +28,12 @@ KEYS = {
     "sack": (False, True, {"loss_fwd_pct": 3.0}),
     "sack_recovery": ("ns3", "linux", {"algorithm": "cubic", "sack": True, "loss_fwd_pct": 10.0}),  # lost again
     "handshake": ("none", "ns3", {}),
+    "rto_timer": ("ns2", "linux", {"loss_fwd_pct": 10.0, "delay_ms": 100.0}),  # RTO 1 s vs SRTT + 1 s
     "mss_bytes": (500, 1448, {}),
     "rwnd_pkts": (4, 0, {}),
     "loss_fwd_pct": (0.0, 2.0, {}),
     "loss_rev_pct": (0.0, 30.0, {}),
+    "loss_pattern": ("random", "periodic", {"loss_fwd_pct": 2.0}),
     "jitter_ms": (0.0, 5.0, {}),
     "capacity_schedule": ([[0, 20.0]], [[0, 20.0], [0.5, 2.0]], {}),
     "start_times_s": (None, "late", {}),

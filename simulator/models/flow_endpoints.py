@@ -1,6 +1,6 @@
 """The TCP ends of the flow model's flows (simulator/models/flow_model.pyx): one sender and one
 receiver per flow, from its window controller, its loss recovery and the model's TCP options."""
-from simulator.tcp.rto import RtoEstimator
+from simulator.tcp.rto import LinuxRtoEstimator, RtoEstimator
 from simulator.tcp.sack_receiver import SackReceiver
 from simulator.tcp.sack_sender import SackSender
 from simulator.tcp.sender import TcpSender
@@ -15,6 +15,8 @@ def sack_flow(cc, tcp: dict, data_size: int):
     sender.ssthresh_pipe_after_ack = bool(tcp.get("ssthresh_pipe_after_ack", False))
     sender.cwr_event_after_loss = bool(tcp.get("cwr_event_after_loss", True))
     sender.retx_below_sack = bool(tcp.get("retx_below_sack", False))
+    sender.rearm_on_head_retx = bool(tcp.get("rearm_on_head_retx", False))
+    sender.rto_first_partial_only = bool(tcp.get("rto_first_partial_only", False))
     return sender, SackReceiver(tcp.get("delack_count", 2), tcp.get("delack_timeout", 0.2))
 
 
@@ -27,12 +29,16 @@ def classic_flow(cc, recovery, tcp: dict):
                        tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
     sender.max_window = int(tcp.get("max_window", 0))
     sender.impatient = bool(tcp.get("impatient", False))
+    sender.rearm_on_head_retx = bool(tcp.get("rearm_on_head_retx", False))
     sender.app_write(sender.n)
     return sender, SackReceiver(tcp.get("delack_count", 1), tcp.get("delack_timeout", 0.2))
 
 
 def rto(tcp: dict) -> RtoEstimator:
-    return RtoEstimator(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0))
+    """The timer's estimator (stacks.py RTO_TIMER): Linux's, or RFC 6298's (the default)."""
+    cls = LinuxRtoEstimator if tcp.get("rto_estimator", "rfc6298") == "linux" else RtoEstimator
+    return cls(tcp.get("rto_initial", 1.0), tcp.get("rto_min", 1.0), tcp.get("rto_max", 60.0),
+               tcp.get("rto_granularity", 0.0))
 
 
 def make_endpoints(controllers, recoveries, tcp: dict, data_size: int):

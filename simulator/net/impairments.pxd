@@ -13,6 +13,10 @@ cdef class BernoulliLoss(LossModel):
     cdef readonly double p
 
 
+cdef class PeriodicLoss(LossModel):
+    cdef readonly long long period
+
+
 cdef class GilbertElliottLoss(LossModel):
     cdef readonly double p_gb, p_bg, loss_good, loss_bad
     cdef readonly bint bad                     # state the next packet sees

@@ -115,6 +115,26 @@ cdef class BernoulliLoss(LossModel):
         return self.p
 
 
+cdef class PeriodicLoss(LossModel):
+    """Every round(1/p)-th packet is lost, the last of each period: the deterministic loss the closed-form
+    models of TCP throughput are derived for (Mathis et al. 1997, RFC 9438 section 5), to set beside random loss."""
+
+    def __init__(self, p):
+        p = check_range("loss probability p", p, 0.0, 1.0, low_open=True)
+        self.period = max(1, <long long>round(1.0 / p))
+
+    cdef bint drop(self) noexcept:
+        self.packets += 1
+        if self.packets % self.period == 0:
+            self.losses += 1
+            return True
+        return False
+
+    @property
+    def stationary_loss(self):
+        return 1.0 / self.period
+
+
 cdef class GilbertElliottLoss(LossModel):
     def __init__(self, p_gb, p_bg, loss_good, loss_bad, Stream stream):
         self.p_gb = check_range("p_gb (Good->Bad per packet)", p_gb, 0.0, 1.0)

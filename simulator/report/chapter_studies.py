@@ -19,6 +19,7 @@ CLAIMED = {
     "mininet": ("mn_high_latency",),
     "ns2": ("ns2_topology", "ns2_flows", "ns2_bandwidth", "ns2_delay", "ns2_queue"),
     "testbed": ("tb_matrix", "tb_sensitivity", "tb_cross_traffic"),
+    "textbook": ("textbook_loss", "textbook_periodic"),        # also reads mm1_analytic (the M/M/1/K closed forms), the mm1 paper's
     "validation": ("validation_ns3",),     # run by the optional target `validation`, not by config.yaml
 }
 

@@ -8,7 +8,7 @@ from simulator.tcp import stacks
 
 # keys added after results existed: left out of a run's key while unset, so adding them kept every
 # existing run's key (and its random streams)
-LATE_KEYS = ("flow_extra_delay_ms", "handshake")
+LATE_KEYS = ("flow_extra_delay_ms", "handshake", "rto_timer", "loss_pattern")
 
 
 def key_params(p: dict) -> dict:
@@ -68,13 +68,14 @@ def rate_changes(p: dict, links=None) -> list:
 def bottleneck_impairments(p: dict, key: str, fwd: int, rev: int) -> dict:
     """{link id: {loss, jitter}} of the bottleneck's two directions, each with its own streams
     (nothing for a link without loss or jitter)."""
-    from simulator.net.impairments import BernoulliLoss, Jitter
+    from simulator.net.impairments import BernoulliLoss, Jitter, PeriodicLoss
     j = float(p["jitter_ms"]) / 1e3
     out = {}
     for link, loss_pct, name in ((fwd, p["loss_fwd_pct"], "fwd"), (rev, p["loss_rev_pct"], "rev")):
         cfg = {}
         if loss_pct > 0:
-            cfg["loss"] = BernoulliLoss(loss_pct / 100.0, Stream(key, f"loss-{name}"))
+            cfg["loss"] = PeriodicLoss(loss_pct / 100.0) if p.get("loss_pattern") == "periodic" else \
+                BernoulliLoss(loss_pct / 100.0, Stream(key, f"loss-{name}"))
         if j > 0:
             cfg["jitter"] = Jitter(j, j, "uniform", Stream(key, f"jitter-{name}"), False)
         if cfg:

@@ -5,5 +5,11 @@ cdef class RtoEstimator:
     cdef readonly double srtt, rttvar, rto, min_rto, max_rto, granularity
     cdef readonly bint has_sample
     cdef void sample(self, double r) noexcept
+    cdef void sample_seq(self, double r, long long snd_una, long long snd_nxt) noexcept
     cdef void backoff(self) noexcept
     cdef void handshake(self, TcpState s, double rtt) noexcept
+
+
+cdef class LinuxRtoEstimator(RtoEstimator):
+    cdef readonly double mdev, mdev_max, rttvar_linux
+    cdef readonly long long rtt_seq

@@ -37,6 +37,11 @@ cdef class SackSender:
     # highest SACK once snd_una passes it): after a timeout the packets still in flight above it are not resent.
     # Without new data we still retransmit them (ns-3 would wait for its next timeout; bulk flows never do)
     cdef public bint retx_below_sack
+    # the retransmission timer's restarts besides every advance of snd_una (stacks.py RTO_TIMER): resending
+    # snd_una restarts it (Linux tcp_xmit_retransmit_queue); in recovery only the first partial ACK restarts it
+    # (ns-3 TcpSocketBase::ProcessAck, m_isFirstPartialAck)
+    cdef public bint rearm_on_head_retx, rto_first_partial_only
+    cdef long long partial_acks
     # PRR
     cdef long long prr_delivered, prr_out, recover_fs
     # rate sampler

@@ -220,7 +220,7 @@ cdef class SackSender:
         if s.pacing_rate > 0:
             self.next_send_time = (self.next_send_time if self.next_send_time > now else now) \
                 + 1.0 / s.pacing_rate
-        if self.rto_deadline == INFINITY:
+        if self.rto_deadline == INFINITY or (retx and self.rearm_on_head_retx and seq == s.snd_una):
             self.rto_deadline = now + self.rto.rto
         return seq
 
@@ -324,14 +324,20 @@ cdef class SackSender:
             s.snd_una = ack
             if s.snd_nxt < ack:
                 s.snd_nxt = ack
-            self.rto_deadline = now + self.rto.rto if s.snd_una < s.snd_max else INFINITY
+            if s.snd_una >= s.snd_max:
+                self.rto_deadline = INFINITY
+            elif not (self.rto_first_partial_only and s.ca_state == CA_RECOVERY and s.snd_una < s.recover
+                      and self.partial_acks > 0):
+                self.rto_deadline = now + self.rto.rto
+            if s.ca_state == CA_RECOVERY and s.snd_una < s.recover:
+                self.partial_acks += 1
         if rs.delivered == 0 and acked == 0:
             return 0                                   # nothing new: a pure duplicate
         if acked > 0:
             # RTT from the echoed timestamp, on ACKs that advance snd_una only (as Linux): while
             # a hole is open the receiver echoes an old TS.Recent (RFC 7323), which would inflate it
             rtt = now - echo_ts
-            self.rto.sample(rtt)
+            self.rto.sample_seq(rtt, s.snd_una, s.snd_max)
             self.rtt_sum += rtt
             s.last_rtt = rtt
             s.srtt = self.rto.srtt
@@ -388,6 +394,7 @@ cdef class SackSender:
             self.prr_out = 0
             self.recover_fs = prior_in_flight
             self.recoveries += 1
+            self.partial_acks = 0
         if s.ca_state == CA_RECOVERY and not self.cc.owns_cwnd:
             # proportional rate reduction (RFC 6937), slow-start reduction bound
             self.prr_delivered += rs.delivered

@@ -14,6 +14,7 @@ cdef class TcpSender:
     cdef public long long max_window      # receiver's window cap in packets (NS-2 window_); 0: none
     cdef public bint impatient            # RFC 6582 "Impatient": only the first partial ACK restarts the timer
     cdef long long partial_acks
+    cdef public bint rearm_on_head_retx   # a fast retransmission restarts the timer (NS-2 reset_rtx_timer(1,0), Linux)
     cdef double* sent_time
     cdef unsigned char* retransmitted
     cdef readonly double rto_deadline      # inf when the timer is off

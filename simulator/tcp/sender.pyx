@@ -3,7 +3,9 @@
 Per ACK of new data, the documented hook order: RTT sample -> cc.pkts_acked -> recovery
 plug-in (may leave recovery) -> cc.cong_avoid when the state is OPEN or LOSS (slow start after
 a timeout).  A duplicate ACK goes to the recovery plug-in.  RFC 6298 timer: restarted on every
-ACK of new data, stopped when nothing is outstanding; on expiry ssthresh, cwnd = 1, go back N.
+ACK of new data (and, with rearm_on_head_retx, on a fast retransmission: NS-2's dupack_action,
+Linux's tcp_xmit_retransmit_queue), stopped when nothing is
+outstanding; on expiry ssthresh, cwnd = 1, go back N.
 """
 from libc.math cimport INFINITY, floor
 from libc.stdlib cimport calloc, free, malloc
@@ -81,7 +83,7 @@ cdef class TcpSender:
             acked = ack - s.snd_una
             if not self.retransmitted[ack - 1]:
                 rtt = now - self.sent_time[ack - 1]
-                self.rto.sample(rtt)
+                self.rto.sample_seq(rtt, ack, s.snd_max)
                 self.rtt_samples += 1
                 self.rtt_sum += rtt
                 s.last_rtt = rtt
@@ -111,6 +113,8 @@ cdef class TcpSender:
             action = self.recovery.on_dupack(s, self.cc)
             if action == ACT_RETRANSMIT:
                 self.partial_acks = 0               # a new recovery episode
+                if self.rearm_on_head_retx:         # the fast retransmission of snd_una restarts the timer
+                    self.rto_deadline = now + self.rto.rto
         else:
             return ACT_NONE
         if action == ACT_RETRANSMIT:

@@ -17,7 +17,11 @@ Where each default comes from:
   sees the flight before the ACK that starts recovery (prior_in_flight, net/ipv4/tcp_input.c tcp_ack);
   handshake linux: the SYN-ACK's RTT seeds srtt and the min-RTT filter (tcp_input.c
   tcp_synack_rtt_meas), a lost SYN is retried after TCP_TIMEOUT_INIT = 1 s (the initial RTO,
-  rto_initial), doubling.
+  rto_initial), doubling; rto_timer linux: the minimum RTO floors the variance term, not the RTO
+  (tcp_input.c tcp_rtt_estimator: rttvar_us >= mdev_max_us, which starts each round trip at
+  tcp_rto_min; include/net/tcp.h __tcp_set_rto: RTO = SRTT + rttvar_us, at most TCP_RTO_MAX = 120 s),
+  so RTO is about SRTT + 200 ms, and resending the head of the retransmission queue restarts the timer
+  (net/ipv4/tcp_output.c tcp_xmit_retransmit_queue: skb == rtx_head -> tcp_reset_xmit_timer).
 * ns3 (3.44): ack_counting: src/internet/model/tcp-congestion-ops.cc TcpNewReno::SlowStart and
   CongestionAvoidance (per ACK; the Reno family only: TcpCubic::IncreaseWindow in tcp-cubic.cc counts
   bytes in slow start, "to approximate the effect of QUICKACK", so CUBIC keeps byte counting under
@@ -34,14 +38,21 @@ Where each default comes from:
   BBR does (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore); handshake ns3: a SYN/SYN-ACK exchange
   before the data, whose RTT sample seeds srtt (TcpSocketBase::ProcessSynSent -> EstimateRtt) and
   so TcpBbr's min RTT and TcpVegas' base RTT; a lost SYN is retried after ConnTimeout 3 s, doubling
-  (tcp-socket.cc, TcpSocketBase::SendEmptyPacket m_cnTimeout * 2^k). These ns-3 defaults were
+  (tcp-socket.cc, TcpSocketBase::SendEmptyPacket m_cnTimeout * 2^k); rto_timer ns3: RFC 6298,
+  RTO = max(SRTT + max(ClockGranularity 1 ms, 4 RTTVAR), MinRto) (tcp-socket-base.cc EstimateRtt and
+  NewAck), at most 60 s (ReTxTimeout), restarted by every ACK that advances snd_una except the second
+  and later partial ACKs of one fast recovery (ProcessAck: NewAck(ackNumber, m_isFirstPartialAck)),
+  never by a retransmission (SendDataPacket schedules it only when it is not running). These ns-3 defaults were
   read from the ns3 3.44 Python package's attribute table (TypeId originalInitialValue).
 * ns2 (2.35): ack_counting: tcp/tcp.cc TcpAgent::opencwnd (per ACK); TCPSink acknowledges every
   packet at once (tcp/tcp-sink.cc; DelAckSink's interval_ 100 ms is kept as the timeout, unused at
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
   (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
-  Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time.
+  Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time;
+  rto_timer ns2: RFC 6298 with the minimum RTO clamping the RTO, restarted by every ACK of new data and
+  by a fast retransmission (tcp/tcp-reno.cc and tcp-newreno.cc dupack_action: reset_rtx_timer(1,0) before
+  output(last_ack_ + 1)); NS-2's 10 ms timer tick (tcpTick_) and its one RTT sample per window are not modelled.
 """
 from __future__ import annotations
 
@@ -61,12 +72,13 @@ class StackDetails:
     sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
     sack_recovery: str        # the SACK sender's recovery style: linux | ns3 (SACK_RECOVERY)
     handshake: str            # a SYN exchange before a SACK flow's data: none | linux | ns3 (HANDSHAKE)
+    rto_timer: str            # the retransmission timer's estimator and restarts: linux | ns3 | ns2 (RTO_TIMER)
 
 
 PRESETS = {
-    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux"),
-    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3"),
-    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "none"),
+    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux", "linux"),
+    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3", "ns3"),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "none", "ns2"),
 }
 NAMES = tuple(PRESETS)
 # how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
@@ -83,6 +95,15 @@ SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_
 # time; linux: the initial RTO, rto_initial, as TCP_TIMEOUT_INIT times Linux's SYN). The SYN-ACK's RTT sample
 # seeds the RTT estimate (and BBR's min RTT, Vegas' base RTT) before any data.
 HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0}
+# the retransmission timer, per style (simulator/tcp/rto.pyx, sack_sender.pyx, sender.pyx; sources in the module
+# docstring): Linux's estimator or RFC 6298's, the clock granularity G of RFC 6298's max(G, 4 RTTVAR), the
+# largest RTO, whether resending snd_una restarts the timer, and whether only a recovery's first partial ACK does
+RTO_TIMER = {"linux": {"rto_estimator": "linux", "rto_granularity": 0.0, "rto_max": 120.0,
+                       "rearm_on_head_retx": True, "rto_first_partial_only": False},
+             "ns3": {"rto_estimator": "rfc6298", "rto_granularity": 0.001, "rto_max": 60.0,
+                     "rearm_on_head_retx": False, "rto_first_partial_only": True},
+             "ns2": {"rto_estimator": "rfc6298", "rto_granularity": 0.0, "rto_max": 60.0,
+                     "rearm_on_head_retx": True, "rto_first_partial_only": False}}
 # the study keys that set one detail each (every field but the stack's name)
 DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
 
@@ -120,7 +141,7 @@ def tcp_options(d: StackDetails) -> dict:
     """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
             "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
-            "syn_timeout": syn_timeout(d), **SACK_RECOVERY[d.sack_recovery]}
+            "syn_timeout": syn_timeout(d), **SACK_RECOVERY[d.sack_recovery], **RTO_TIMER[d.rto_timer]}
 
 
 def syn_timeout(d: StackDetails) -> float:

@@ -24,7 +24,7 @@ CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons
 # evidence rows other checks write for the first page's trust table (simulator/report/trust.py EVIDENCE_COLUMNS)
 TRUST_EVIDENCE = []
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
-CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed") if get_study_tables(p)]
+CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed", "textbook") if get_study_tables(p)]
 # chapters whose notebook needs only their own tables and traces (no published reference file)
 PLAIN_CHAPTERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
 # papers whose claims simulator/report/claims_<paper>.py evaluates into results/claims/<paper>.csv
@@ -195,6 +195,36 @@ rule notebook_plain_chapter:
         python=PYTHON,
     log:
         "results/logs/report/notebook_{chapter}.log",
+    conda:
+        "../envs/report.yaml"
+    shell:
+        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
+        " --no-progress-bar > {log:q} 2>&1"
+
+
+rule notebook_textbook:
+    # "Against closed-form models": study textbook_loss against Mathis, Padhye, RFC 9438 and the link rate,
+    # and the M/M/1 paper's mm1_analytic study against the M/M/1/K closed forms (when enabled)
+    input:
+        notebook="notebooks/textbook.ipynb",
+        tables=get_study_tables("textbook"),
+        mm1_tables=[t for t in get_study_tables("mm1") if Path(t).stem == "mm1_analytic"],
+        code=REPORT_LIBS,
+    output:
+        notebook="results/notebooks/textbook.ipynb",
+        figures=directory("results/figures/textbook"),
+        downloads=directory("results/downloads/textbook"),
+    params:
+        y=papermill_params(
+            table_files=lambda i, o: list(i.tables),
+            mm1_table_files=lambda i, o: list(i.mm1_tables),
+            figures_dir=lambda i, o: o.figures,
+            downloads_dir=lambda i, o: o.downloads,
+            downloads_url=lambda i, o: "_static/downloads/textbook",
+        ),
+        python=PYTHON,
+    log:
+        "results/logs/report/notebook_textbook.log",
     conda:
         "../envs/report.yaml"
     shell:
