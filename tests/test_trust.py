@@ -45,3 +45,17 @@ def test_other_checks_join_through_their_evidence_file_and_a_wrong_file_is_refus
         assert "bad.csv: missing column(s) check, total, page" in str(e)
     else:
         raise AssertionError("a file without the evidence columns was accepted")
+
+
+def test_each_stacks_textbook_series_backs_the_chapters_running_that_stack(monkeypatch):
+    from simulator.report import textbook
+
+    monkeypatch.setattr(textbook, "trust_rows", lambda tables: [
+        {"algorithm": "newreno", "stack": "ns3", "model": "Padhye et al. 1998", "inside": 6, "total": 6},
+        {"algorithm": "cubic", "stack": "linux", "model": "RFC 9438 section 5", "inside": 4, "total": 6},
+        {"algorithm": "reno", "stack": "ns2", "model": "Padhye et al. 1998", "inside": 5, "total": 6}])
+    rows = trust.textbook_rows(pd.DataFrame())
+    assert [(r["chapter"], r["inside"], r["total"]) for r in rows] == [
+        ("qtcol", 6, 6), ("mininet", 4, 6), ("testbed", 4, 6), ("ns2", 5, 6)]
+    assert rows[1]["check"] == "Cubic (Linux stack) under random loss against RFC 9438 section 5, within 15%"
+    assert {r["page"] for r in rows} == {"textbook"}

@@ -4,7 +4,8 @@ chapter's model, beside that chapter's claim counts.
 A verdict of the scorecard says where a paper's result holds in our simulator; a reader can act on a
 "contradicted" only knowing whether our model of that paper's tool is itself right. The evidence here
 is independent of the five papers: the same cells run in ns-3 3.44 (reference/ns3/), NS-2 2.35's own
-agents on the NS-2 chapter's grid, closed-form models (the textbook chapter), and for the M/M/1 paper
+agents on the NS-2 chapter's grid, one flow under random loss against closed-form models (the textbook
+chapter: each stack's series backs the chapters that run that stack), and for the M/M/1 paper
 the M/M/1/K closed forms and a replay of the paper's own code. Each check is one row of the evidence
 file (EVIDENCE_COLUMNS): how many of its points lie inside its declared band, out of how many.
 
@@ -51,6 +52,24 @@ def ns3_rows(table: pd.DataFrame) -> list[dict]:
              "inside": c["inside"], "total": c["compared"], "page": "validation"}]
 
 
+# the chapters whose model runs a stack's TCP: the textbook chapter's series of that stack back them
+STACK_CHAPTERS = {"ns3": ("qtcol",), "linux": ("mininet", "testbed"), "ns2": ("ns2",)}
+
+
+def textbook_rows(tables: pd.DataFrame) -> list[dict]:
+    """The textbook chapter's series (simulator/report/textbook.py trust_rows): one flow under random loss against
+    the closed-form model that counts for it, for every chapter whose model runs that stack."""
+    from simulator.report import textbook
+
+    rows = []
+    for r in textbook.trust_rows(tables):
+        check = (f"{textbook.series_label(r['algorithm'], r['stack'])} under random loss against {r['model']}, "
+                 f"within {100 * textbook.BAND:g}%")
+        rows += [{"chapter": c, "check": check, "inside": r["inside"], "total": r["total"], "page": "textbook"}
+                 for c in STACK_CHAPTERS.get(r["stack"], ())]
+    return rows
+
+
 def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
     """The M/M/1/K closed forms (uncontrolled sender, both variants) and the replay of the paper's code with its
     own random stream: printed digit for digit, or one unit off in the last digit (rounding)."""
@@ -62,7 +81,7 @@ def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
     if len(closed):
         rows.append({"chapter": "mm1", "check": "M/M/1/K closed forms (blocking, throughput, delay), "
                      "uncontrolled sender, 95% CI or 3%", "inside": int(closed["agree"].sum()),
-                     "total": len(closed), "page": "mm1"})
+                     "total": len(closed), "page": "textbook"})
     audit = replay_audit(tables, reference)
     if len(audit):
         rows.append({"chapter": "mm1", "check": "the paper's own code replayed with its random stream: "
@@ -126,6 +145,7 @@ def main(argv=None):
     ap.add_argument("--validation-table", help="the ns-3 agreement table")
     ap.add_argument("--mm1-tables", nargs="*", default=[], help="the M/M/1 studies' tables")
     ap.add_argument("--mm1-reference", help="reference/mm1/jackson_mm1_tables.csv")
+    ap.add_argument("--textbook-tables", nargs="*", default=[], help="the textbook chapter's studies' tables")
     ap.add_argument("--evidence", nargs="*", default=[], help="more evidence rows (EVIDENCE_COLUMNS)")
     ap.add_argument("--out", required=True, help="CSV to write")
     a = ap.parse_args(argv)
@@ -136,6 +156,8 @@ def main(argv=None):
         from simulator.report.scorecard_mm1 import load_reference, load_tables
 
         rows += mm1_rows(load_tables(a.mm1_tables), load_reference(a.mm1_reference))
+    if a.textbook_tables:
+        rows += textbook_rows(pd.concat([pd.read_csv(f) for f in a.textbook_tables], ignore_index=True))
     rows += read_evidence(a.evidence)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     evidence(rows).to_csv(a.out, index=False)

@@ -328,6 +328,7 @@ rule trust:
         validation=VALIDATION_TABLE,
         mm1_tables=get_study_tables("mm1"),
         mm1_reference=get_reference_table,
+        textbook_tables=get_study_tables("textbook"),
         evidence=TRUST_EVIDENCE,
         code=REPORT_LIBS,
     output:
@@ -341,6 +342,7 @@ rule trust:
     shell:
         "{params.python} -m simulator.report.trust --validation-table {input.validation:q}"
         " --mm1-tables {input.mm1_tables:q} --mm1-reference {input.mm1_reference:q}"
+        " --textbook-tables {input.textbook_tables:q}"
         " --evidence {input.evidence:q} --out {output:q} > {log:q} 2>&1"
 
 
