@@ -117,19 +117,33 @@ def headline_block(counts: pd.DataFrame) -> str:
             f'<a href="{HEADLINE_CSV}" download>Download this table as CSV</a>.')
 
 
-def write_headline(out: Path, scorecard, claims_file) -> None:
-    """Fill `{{ headline }}` of intro.md with the papers whose chapter this book has, and write its CSV."""
-    intro = out / "intro.md"
-    if not intro.exists() or "{{ headline }}" not in intro.read_text():
-        return
+def chapter_counts(out: Path, scorecard, claims_file) -> pd.DataFrame:
+    """headline.paper_counts of the scorecard, for the papers whose chapter this book has."""
     rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
     chapters = {p.stem for p in out.glob("*.ipynb")}
-    counts = headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
-    csv = out / HEADLINE_CSV
+    return headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+
+
+def fill_intro(out: Path, slot: str, csv_name: str, frame: pd.DataFrame, block: str) -> None:
+    """Replace `{{ slot }}` of intro.md with `block` and write `frame` as its download."""
+    intro = out / "intro.md"
+    csv = out / csv_name
     csv.parent.mkdir(parents=True, exist_ok=True)
-    io.write_atomic(csv, lambda tmp: headline.download_frame(counts).to_csv(tmp, index=False))
-    intro.write_text(intro.read_text().replace("{{ headline }}", headline_block(counts)))
+    io.write_atomic(csv, lambda tmp: frame.to_csv(tmp, index=False))
+    intro.write_text(intro.read_text().replace("{{ " + slot + " }}", block))
+
+
+def has_slot(out: Path, slot: str) -> bool:
+    intro = out / "intro.md"
+    return intro.exists() and "{{ " + slot + " }}" in intro.read_text()
+
+
+def write_headline(out: Path, scorecard, claims_file) -> None:
+    """Fill `{{ headline }}` of intro.md with the papers whose chapter this book has, and write its CSV."""
+    if has_slot(out, "headline"):
+        counts = chapter_counts(out, scorecard, claims_file)
+        fill_intro(out, "headline", HEADLINE_CSV, headline.download_frame(counts), headline_block(counts))
 
 
 TRUST_CSV = "_static/downloads/intro/how_far_to_trust.csv"
@@ -138,22 +152,16 @@ TRUST_CSV = "_static/downloads/intro/how_far_to_trust.csv"
 def write_trust(out: Path, trust, scorecard, claims_file) -> None:
     """Fill `{{ trust }}` of intro.md: per paper chapter of this book, the independent evidence behind its model
     (results/trust.csv, simulator/report/trust.py) beside its claim counts; and write its CSV."""
-    intro = out / "intro.md"
-    if not intro.exists() or "{{ trust }}" not in intro.read_text():
+    if not has_slot(out, "trust"):
         return
-    rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
-    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
-    chapters = {p.stem for p in out.glob("*.ipynb")}
-    counts = headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+    counts = chapter_counts(out, scorecard, claims_file)
     ev = pd.read_csv(trust) if trust else pd.DataFrame(columns=trust_table.EVIDENCE_COLUMNS)
-    ev["page"] = [p if p in chapters else "" for p in ev["page"].fillna("")]   # no link to a page this book lacks
-    csv = out / TRUST_CSV
-    csv.parent.mkdir(parents=True, exist_ok=True)
-    io.write_atomic(csv, lambda tmp: ev.to_csv(tmp, index=False))
+    pages = {p.stem for p in out.glob("*.ipynb")}
+    ev["page"] = [p if p in pages else "" for p in ev["page"].fillna("")]   # no link to a page this book lacks
     block = (f"{scroll_html(trust_table.trust_html(ev, counts))}\n\n"
              f'<a href="{TRUST_CSV}" download>Download the evidence as CSV</a>.' if len(counts)
              else "*No paper's study ran in this build (see `config/config.yaml`).*")
-    intro.write_text(intro.read_text().replace("{{ trust }}", block))
+    fill_intro(out, "trust", TRUST_CSV, ev, block)
 
 
 def write_provenance(out: Path, a) -> None:

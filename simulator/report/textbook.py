@@ -459,13 +459,9 @@ def show_outside(ch, tables: pd.DataFrame) -> None:
     if out.empty:
         ch.markdown(f"Every point lies inside ±{BAND:.0%} of its models.")
         return
-    order = {s: i for i, s in enumerate(series_order(cmp))}
-    out["_o"] = [order[(a, s)] for a, s in zip(out["algorithm"], out["stack"])]
-    out = out.sort_values(["_o", "model", "p"])
+    out = in_series_order(out, cmp)
     view = pd.DataFrame({
-        "series": [series_label(a, s) for a, s in zip(out["algorithm"], out["stack"])],
-        "model": [MODEL_NAMES[m] for m in out["model"]],
-        "p": [f"{p:.0e}".replace("e-0", "e-") for p in out["p"]],
+        **point_columns(out),
         "ours / model": [f"{r:.2f} [{lo:.2f}, {hi:.2f}]" for r, lo, hi in zip(out["ratio"], out["ratio_low"], out["ratio_high"])],
         "timeouts per run": [f"{t:.1f}" for t in out["timeouts"]],
         "timeouts per lost packet": [f"{t:.2f}" for t in out["timeouts_per_loss"]],
@@ -477,6 +473,20 @@ def show_outside(ch, tables: pd.DataFrame) -> None:
     ch.table(view, "textbook_outside.csv",
              f"{len(out)} of {len(cmp)} comparisons lie outside ±{BAND:.0%}; ours / model with the 95% CI of our mean. "
              "Timeouts per lost packet: timeouts over the packets the loss rate drops in a run (sent x p).")
+
+
+def in_series_order(rows: pd.DataFrame, cmp: pd.DataFrame) -> pd.DataFrame:
+    """`rows` of the comparison sorted by series (as the figures draw them), model and loss rate."""
+    order = {s: i for i, s in enumerate(series_order(cmp))}
+    key = pd.Series([order[(a, s)] for a, s in zip(rows["algorithm"], rows["stack"])], index=rows.index)
+    return rows.assign(_o=key).sort_values(["_o", "model", "p"]).drop(columns="_o")
+
+
+def point_columns(rows: pd.DataFrame) -> dict:
+    """The columns naming each point of a table: series, model and loss rate."""
+    return {"series": [series_label(a, s) for a, s in zip(rows["algorithm"], rows["stack"])],
+            "model": [MODEL_NAMES[m] for m in rows["model"]],
+            "p": [f"{p:.0e}".replace("e-0", "e-") for p in rows["p"]]}
 
 
 def show_mm1k(ch, mm1_tables: pd.DataFrame) -> None:
@@ -495,13 +505,9 @@ def show_periodic(ch, tables: pd.DataFrame) -> None:
         ch.markdown(f"*Study `{PERIODIC}` is not enabled in this build.*")
         return
     g = cmp[cmp["model"] != "link"].copy()
-    order = {s: i for i, s in enumerate(series_order(cmp))}
-    g["_o"] = [order[(a, s)] for a, s in zip(g["algorithm"], g["stack"])]
-    g = g.sort_values(["_o", "model", "p"])
+    g = in_series_order(g, cmp)
     view = pd.DataFrame({
-        "series": [series_label(a, s) for a, s in zip(g["algorithm"], g["stack"])],
-        "model": [MODEL_NAMES[m] for m in g["model"]],
-        "p": [f"{p:.0e}".replace("e-0", "e-") for p in g["p"]],
+        **point_columns(g),
         "ours / model, random loss": [f"{r:.2f}" for r in g["ratio"]],
         "ours / model, periodic loss": [("" if v != v else f"{v:.2f}") for v in g["periodic_ratio"]],
     })
