@@ -153,14 +153,20 @@ def controller_and_recovery(p, key, flow):
     return catalogue.build(p["algorithm"], stacks.catalogue_stack(d, key, flow))
 
 
+def start_times(p, key):
+    """Each flow's start time: the study's `start_times_s`, else uniform in [0, start_spread) from the run's own
+    stream (NS-2's scripts of the same seed start at the same times: simulator/validation/ns2_scripts.py)."""
+    start_rng = Stream(key, "ftp-start")
+    return p["start_times_s"] or [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(int(p["flows"]))]
+
+
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_model import FlowModel
     from simulator.net.queue_disc import make_queue
     n = int(p["flows"])
     topo, ends, monitor = build_topology(p)
-    start_rng = Stream(key, "ftp-start")
-    starts = p["start_times_s"] or [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
+    starts = start_times(p, key)
     ccs, recs = zip(*[controller_and_recovery(p, key, i) for i in range(n)])
     bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
     tcp = {**stacks.tcp_options(stacks.resolve(p)), "max_window": int(p["window"]), "packets": bound,

@@ -3,11 +3,61 @@
 #   snakemake --cores all validation     -> results/validation/ns3_agreement.csv
 # The "Agreement with ns-3" chapter reads that table when it exists (workflow/rules/report.smk); the
 # study, table and input function are in common.smk.
+# Where NS-2 2.35 is installed (`ns`, Debian/Ubuntu package ns2), the same target also regenerates NS-2's
+# records of the NS-2 chapter's grid points into results/validation/ns2_sim/ and prints which of them differ
+# from the committed ones (reference/ns2_sim/, which the default build reads; it is never overwritten here:
+# copy the regenerated folder over it on purpose, and say why in the commit).
+import shutil
+
+from simulator.validation.ns2_scripts import STUDIES as NS2_STUDIES
+
+NS2_RECORDS_NEW = "results/validation/ns2_sim"
+NS2_CHANGES = "results/validation/ns2_sim_changes.txt"
+NS2_RECORDS_REF = str(Path(config["reference_dir"]) / "ns2_sim")
+NS2_CODE = ["simulator/validation/ns2_scripts.py", "simulator/validation/ns2_records.py",
+            "simulator/scenarios/ns2_wired.py"]
 
 
 rule validation:
     input:
         VALIDATION_TABLE,
+        [NS2_CHANGES] if shutil.which("ns") else [],
+
+
+rule ns2_records:
+    # NS-2 is deterministic: one run per grid point and seed, about half a second each
+    input:
+        studies=[f"config/studies/{s}.yaml" for s in NS2_STUDIES],
+        code=NS2_CODE,
+    output:
+        directory(NS2_RECORDS_NEW),
+    threads: workflow.cores
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns2_records.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns2_records run --studies {input.studies:q}"
+        " --out {output:q} --jobs {threads} > {log:q} 2>&1"
+
+
+rule ns2_changes:
+    input:
+        new=NS2_RECORDS_NEW,
+        ref=NS2_RECORDS_REF,
+    output:
+        NS2_CHANGES,
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns2_changes.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns2_records compare --new {input.new:q} --ref {input.ref:q}"
+        " --report {output:q} 2> {log:q}"
 
 
 rule validation_table:
