@@ -28,6 +28,7 @@ KEYS = {
     "sack": (False, True, {"loss_fwd_pct": 3.0}),
     "sack_recovery": ("ns3", "linux", {"algorithm": "cubic", "sack": True, "loss_fwd_pct": 10.0}),  # lost again
     "handshake": ("none", "ns3", {}),
+    "rto_timer": ("rfc6298", "ns2", {"sack": False, "loss_fwd_pct": 10.0}),     # the one-way sender's timer
     "mss_bytes": (500, 1448, {}),
     "rwnd_pkts": (4, 0, {}),
     "loss_fwd_pct": (0.0, 2.0, {}),

@@ -8,7 +8,7 @@ from simulator.tcp import stacks
 
 # keys added after results existed: left out of a run's key while unset, so adding them kept every
 # existing run's key (and its random streams)
-LATE_KEYS = ("flow_extra_delay_ms", "handshake")
+LATE_KEYS = ("flow_extra_delay_ms", "handshake", "rto_timer")
 
 
 def key_params(p: dict) -> dict:

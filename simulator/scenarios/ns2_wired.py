@@ -18,10 +18,12 @@ chapter's "parameters we chose" page):
     detail a key of its own): cumulative ACK per packet (TCPSink), no SACK,
     the window opened per ACK (+1 in slow start, +1/cwnd in congestion avoidance, however many
     packets a stretch ACK covers, as NS-2's opencwnd),
-    window_ 20 (a receive-window cap; `window: 0` removes it), windowInit_ 2, minimum RTO 0.2 s,
-    initial RTO 3 s; NewReno's timer restarts only on the first partial ACK (RFC 6582's
-    recommended "Impatient" variant: without it one recovery can outlast the run); Vegas alpha 1, beta 3, gamma 1 (NS-2's v_alpha_/v_beta_/v_gamma_) with Reno's
-    loss recovery.
+    window_ 20 (a receive-window cap; `window: 0` removes it), syn_ (a 40-byte SYN alone first), windowInit_
+    2, NS-2's timer (rto_timer ns2: minimum 0.2 s, initial 3 s, 10 ms ticks), Tahoe/Reno/NewReno with NS-2's
+    own recovery (simulator/tcp/recovery.pyx); NewReno's timer restarts only on the first partial ACK
+    (newreno_changes1_, RFC 6582's "Impatient" variant); Vegas alpha 1, beta 3, gamma 1 (NS-2's
+    v_alpha_/v_beta_/v_gamma_) with Reno's loss recovery.  NS-2 2.35's own runs of these points are in
+    reference/ns2_sim/ (simulator/validation/ns2_scripts.py).
   * `flow_pairs: [[src, dst], ...]` (fixed only) replaces the default flows by any host pairs
     of the topology (hosts s0..s{flows-1} and d0).
   * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that

@@ -7,3 +7,11 @@ cdef class RtoEstimator:
     cdef void sample(self, double r) noexcept
     cdef void backoff(self) noexcept
     cdef void handshake(self, TcpState s, double rtt) noexcept
+
+
+cdef class Ns2Rto(RtoEstimator):
+    cdef readonly double tick, rtxcur
+    cdef readonly long t_srtt, t_rttvar, t_backoff
+    cdef void timed_sample(self, double r, double sent) noexcept
+    cdef void end_backoff(self) noexcept
+    cdef void _set_rto(self) noexcept

@@ -41,7 +41,14 @@ Where each default comes from:
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
   (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
-  Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time.
+  Sack1Agent has no RACK either); handshake ns2: `Agent/TCP set syn_ true` with delay_growth_ true
+  (ns-default.tcl, defaults since 2001): the one-way agents send packet 0 as a 40-byte SYN in a window of one,
+  timed like data (initial RTO rtxcur_init_ 3 s), and open windowInit_ 2 on its ACK (tcp/tcp.cc
+  set_initial_window, TcpAgent::recv); a SYN that times out leaves ssthresh 2 and an initial window of 1
+  (TcpAgent::timeout, bugfix_ss_). Over a path whose round trip exceeds 3 s this puts every agent in
+  congestion avoidance from its first packet (simulator/tcp/sender.pyx use_syn_packet); rto_timer ns2: the
+  one-way agents' timer (tcp/tcp.cc rtt_update, rtt_timeout, rtt_backoff, newack, reset_rtx_timer; tcpTick_
+  0.01, simulator/tcp/rto.pyx Ns2Rto). linux and ns3 time every ACK (rfc6298).
 """
 from __future__ import annotations
 
@@ -60,13 +67,14 @@ class StackDetails:
     hystart: bool             # CUBIC's HyStart slow-start exit
     sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
     sack_recovery: str        # the SACK sender's recovery style: linux | ns3 (SACK_RECOVERY)
-    handshake: str            # a SYN exchange before a SACK flow's data: none | linux | ns3 (HANDSHAKE)
+    handshake: str            # a SYN exchange before the data: none | linux | ns3 (SACK flows) | ns2 (HANDSHAKE)
+    rto_timer: str            # the retransmission timer: rfc6298 (every ACK a sample) | ns2 (RTO_TIMERS)
 
 
 PRESETS = {
-    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux"),
-    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3"),
-    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "none"),
+    "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux", "rfc6298"),
+    "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3", "rfc6298"),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "ns2", "ns2"),
 }
 NAMES = tuple(PRESETS)
 # how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
@@ -82,7 +90,12 @@ SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_
 # the handshake, per style: the SYN's first timeout in s, doubling per retry (0: no handshake, data at the start
 # time; linux: the initial RTO, rto_initial, as TCP_TIMEOUT_INIT times Linux's SYN). The SYN-ACK's RTT sample
 # seeds the RTT estimate (and BBR's min RTT, Vegas' base RTT) before any data.
-HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0}
+# ns2: no exchange before the data; packet 0 itself is the SYN (NS-2's one-way syn_, tcp_options' syn_packet)
+HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0, "ns2": 0.0}
+# rfc6298: SRTT/RTTVAR from every ACK of a packet sent once (simulator/tcp/rto.pyx RtoEstimator); ns2: NS-2 2.35's
+# timer on its one-way agents (Ns2Rto: one timed packet per round trip, 10 ms ticks, the backoff kept until a
+# timed packet is acknowledged, the timer restarted by a fast retransmit); SACK flows keep rfc6298
+RTO_TIMERS = ("rfc6298", "ns2")
 # the study keys that set one detail each (every field but the stack's name)
 DETAILS = tuple(f.name for f in fields(StackDetails) if f.name != "stack")
 
@@ -120,7 +133,7 @@ def tcp_options(d: StackDetails) -> dict:
     """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
             "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
-            "syn_timeout": syn_timeout(d), **SACK_RECOVERY[d.sack_recovery]}
+            "syn_timeout": syn_timeout(d), "syn_packet": d.handshake == "ns2", "rto_timer": d.rto_timer, **SACK_RECOVERY[d.sack_recovery]}
 
 
 def syn_timeout(d: StackDetails) -> float:
