@@ -62,3 +62,14 @@ def test_claims_on_ns2_and_ours_read_together(ns2):
     assert (both["NS-2 2.35"] == both["ours"]).all()
     assert figures_ns2_sim._reading("contradicted", "contradicted").startswith("NS-2 itself contradicts")
     assert figures_ns2_sim._reading("reproduced", "contradicted").endswith("our model")
+
+
+def test_section_says_so_when_the_build_ran_none_of_ns2s_points(ns2, tmp_path):
+    from simulator.report import chapter
+    ch = chapter.Chapter(tmp_path / "f", tmp_path / "d", "d")
+    said = []
+    ch.markdown = said.append
+    ours = ns2[ns2["study"] == "ns2_flows"].assign(point="algorithm~reno/flows~9/window~20")
+    figures_ns2_sim.section(ch, ours, ns2, pd.DataFrame(), None)
+    assert len(said) == 1 and "ran none of those points" in said[0]
+    assert not list((tmp_path / "d").iterdir())
