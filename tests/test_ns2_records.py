@@ -91,3 +91,14 @@ def test_differences_name_each_changed_record(tmp_path):
     assert len(diff) == 1
     assert diff[0].startswith(f"ns2_flows {r['point']} seed {r['seed']}: timeouts")
     assert ns2_records.differences(ref, ref) == []
+
+
+def test_workflow_check_reads_intact_files_without_parsing_and_still_names_damage(tmp_path):
+    counts = ns2_records.check_dir(REF, parse=False)
+    assert counts == {s: len(r) for s, r in ns2_records.check_dir(REF).items()}
+    folder = _copy(tmp_path)
+    f = folder / "ns2_topology.jsonl"
+    lines = f.read_text().splitlines(keepends=True)
+    f.write_text("".join(lines[:6] + ["{}\n"] + lines[7:]))
+    with pytest.raises(ReferenceDataError, match="ns2_topology.jsonl: line 7: expected the keys"):
+        ns2_records.check_dir(folder, parse=False)
