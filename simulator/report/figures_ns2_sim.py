@@ -16,6 +16,7 @@ from simulator.report.tables_ns2 import SCENARIOS
 # metric -> column header (unit); goodput first: the agreement measure
 SIDE_METRICS = {"throughput_mbps": "goodput, all flows (Mbit/s)", "cwnd_mean": "cwnd (packets)",
                 "latency_mean_s": "mean latency (s)", "loss_pct": "loss (%)", "timeouts": "timeouts (per run)"}
+MARKERS = {"reno": "o", "newreno": "s", "vegas": "^"}
 # the paper's stated metrics in words (reference/ns2/paper_numbers.csv)
 STATED = {"cwnd_mean": "cwnd", "throughput_per_flow_mbps": "throughput per flow", "latency_max_s": "peak latency"}
 VERDICT_WORDS = {"reproduced": "reproduced", "contradicted": "contradicted", "inconclusive": "inconclusive",
@@ -140,8 +141,11 @@ def goodput_figure(ours: pd.DataFrame, ns2: pd.DataFrame):
         ax.fill_between(x, x * (1 - ns2_agreement.TOLERANCE), x * (1 + ns2_agreement.TOLERANCE), color="0.85",
                         label=f"within {ns2_agreement.TOLERANCE:.0%}")
         ax.plot(x, x, color="0.5", lw=0.8)
-        for alg, g in d.groupby("algorithm"):
-            ax.scatter(g["mean_ns2"], g["mean_ours"], s=14, color=style.PALETTE[alg], label=style.label(alg, None))
+        for alg, g in sorted(d.groupby("algorithm"), key=lambda kv: ALGS.index(kv[0]) if kv[0] in ALGS else 9):
+            hollow = alg == "newreno"           # drawn over Reno, whose points it mostly shares
+            ax.scatter(g["mean_ns2"], g["mean_ours"], s=30 if hollow else 14, marker=MARKERS.get(alg, "o"),
+                       facecolors="none" if hollow else style.PALETTE[alg], edgecolors=style.PALETTE[alg],
+                       label=style.label(alg, None))
         ax.set(xscale="log", yscale="log", xlim=(lo, hi), ylim=(lo, hi), xlabel="NS-2 2.35 goodput (Mbit/s)",
                title="window 20 (NS-2 default)" if window else "window 0 (no cap)")
     axes[0].set_ylabel("our goodput (Mbit/s)")
