@@ -9,8 +9,10 @@ Layout of a reference folder (config key `reference_dir`, default `reference`):
     mininet/poster_numbers.csv      every number the Mininet poster states (settings, one result)
     ns2/paper_numbers.csv           numbers the NS-2 paper states in its text
     testbed/paper_numbers.csv       numbers the testbed report states in its text
+    ns2_sim/                        NS-2 2.35's own runs of the NS-2 chapter's grid points (records, not
+                                    the paper's numbers: simulator/validation/ns2_records.py)
 
-`check_reference_dir` validates all seven when the workflow starts, before any job: a missing,
+`check_reference_dir` validates all eight when the workflow starts, before any job: a missing,
 truncated or malformed file raises ReferenceDataError naming the file, the row (file line) and what
 was expected. Each README in the folder names the source of its numbers.
 """
@@ -30,6 +32,7 @@ MM1_TABLES = "mm1/jackson_mm1_tables.csv"
 QTCOL_RESULTS = "qtcol/qtcolfair_results.csv"
 MININET_NUMBERS = "mininet/poster_numbers.csv"
 MININET_COLUMNS = ["kind", "algorithm", "metric", "value", "unit", "where", "quote"]
+NS2_RECORDS = "ns2_sim"
 CLAIMS = "claims.yaml"
 PAPERS = "papers.yaml"
 # paper -> the numbers it states in its text that its chapter draws beside ours (simulator/report/paper_values.py)
@@ -327,7 +330,14 @@ def check_reference_dir(reference_dir, studies) -> dict:
         "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
         "mininet_numbers": check_mininet_numbers(root / MININET_NUMBERS),
         "paper_numbers": {p: check_paper_numbers(root / f, studies) for p, f in PAPER_NUMBERS.items()},
+        "ns2_sim": _check_ns2_records(root / NS2_RECORDS),
     }
+
+
+def _check_ns2_records(folder) -> dict:
+    """NS-2 2.35's committed records: every file as its manifest and each record's sha256 say."""
+    from simulator.validation.ns2_records import check_dir
+    return check_dir(folder, parse=False)
 
 
 def claims_of(reference_dir, paper) -> dict:

@@ -1,6 +1,6 @@
 """The TCP ends of the flow model's flows (simulator/models/flow_model.pyx): one sender and one
 receiver per flow, from its window controller, its loss recovery and the model's TCP options."""
-from simulator.tcp.rto import LinuxRtoEstimator, RtoEstimator
+from simulator.tcp.rto import LinuxRtoEstimator, Ns2Rto, RtoEstimator
 from simulator.tcp.sack_receiver import SackReceiver
 from simulator.tcp.sack_sender import SackSender
 from simulator.tcp.sender import TcpSender
@@ -25,11 +25,17 @@ def classic_flow(cc, recovery, tcp: dict):
     cap, the algorithm's own recovery, and a cumulative-ACK sink (every packet at once unless the
     options give a delayed-ACK count).  How an ACK grows the window is the controller's
     (ack_counting, simulator/tcp/cc/aimd.pyx)."""
-    sender = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recovery, rto(tcp),
+    ns2_timer = tcp.get("rto_timer", "rfc6298") == "ns2"
+    timer = Ns2Rto(tcp.get("rto_initial", 3.0), tcp.get("rto_min", 0.2)) if ns2_timer else rto(tcp)
+    sender = TcpSender(int(tcp.get("packets", 1 << 20)), cc, recovery, timer,
                        tcp.get("init_cwnd", 2.0), tcp.get("init_ssthresh", 1e9))
+    sender.timed_rtt = ns2_timer
     sender.max_window = int(tcp.get("max_window", 0))
+    recovery.wnd = float(sender.max_window)        # NS-2's cuts halve min(cwnd, window_)
     sender.impatient = bool(tcp.get("impatient", False))
     sender.rearm_on_head_retx = bool(tcp.get("rearm_on_head_retx", False))
+    if tcp.get("syn_packet", False):
+        sender.use_syn_packet()
     sender.app_write(sender.n)
     return sender, SackReceiver(tcp.get("delack_count", 1), tcp.get("delack_timeout", 0.2))
 

@@ -198,7 +198,10 @@ cdef class FlowModel:
             self.set_medium(medium)
 
     cdef void transmit(self, int flow, long long seq, double now) except *:
-        cdef int pid = self.net.new_packet(flow, PKT_DATA, seq, -1, now, self.data_size)
+        cdef int size = self.data_size
+        if seq == 0 and self.classic[flow] and (<TcpSender>self.senders[flow]).syn_packet:
+            size = self.ack_size                    # NS-2's SYN: a header without data
+        cdef int pid = self.net.new_packet(flow, PKT_DATA, seq, -1, now, size)
         self.sent_count[flow] += 1
         if not self.net.send(pid, now):
             self.data_drops[flow] += 1

@@ -18,10 +18,12 @@ chapter's "parameters we chose" page):
     detail a key of its own): cumulative ACK per packet (TCPSink), no SACK,
     the window opened per ACK (+1 in slow start, +1/cwnd in congestion avoidance, however many
     packets a stretch ACK covers, as NS-2's opencwnd),
-    window_ 20 (a receive-window cap; `window: 0` removes it), windowInit_ 2, minimum RTO 0.2 s,
-    initial RTO 3 s; NewReno's timer restarts only on the first partial ACK (RFC 6582's
-    recommended "Impatient" variant: without it one recovery can outlast the run); Vegas alpha 1, beta 3, gamma 1 (NS-2's v_alpha_/v_beta_/v_gamma_) with Reno's
-    loss recovery.
+    window_ 20 (a receive-window cap; `window: 0` removes it), syn_ (a 40-byte SYN alone first), windowInit_
+    2, NS-2's timer (rto_timer ns2: minimum 0.2 s, initial 3 s, 10 ms ticks), Tahoe/Reno/NewReno with NS-2's
+    own recovery (simulator/tcp/recovery.pyx); NewReno's timer restarts only on the first partial ACK
+    (newreno_changes1_, RFC 6582's "Impatient" variant); Vegas alpha 1, beta 3, gamma 1 (NS-2's
+    v_alpha_/v_beta_/v_gamma_) with Reno's loss recovery.  NS-2 2.35's own runs of these points are in
+    reference/ns2_sim/ (simulator/validation/ns2_scripts.py).
   * `flow_pairs: [[src, dst], ...]` (fixed only) replaces the default flows by any host pairs
     of the topology (hosts s0..s{flows-1} and d0).
   * each FTP starts at a uniform random time in [0, start_spread) s: the only randomness, so that
@@ -153,14 +155,20 @@ def controller_and_recovery(p, key, flow):
     return catalogue.build(p["algorithm"], stacks.catalogue_stack(d, key, flow))
 
 
+def start_times(p, key):
+    """Each flow's start time: the study's `start_times_s`, else uniform in [0, start_spread) from the run's own
+    stream (NS-2's scripts of the same seed start at the same times: simulator/validation/ns2_scripts.py)."""
+    start_rng = Stream(key, "ftp-start")
+    return p["start_times_s"] or [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(int(p["flows"]))]
+
+
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_model import FlowModel
     from simulator.net.queue_disc import make_queue
     n = int(p["flows"])
     topo, ends, monitor = build_topology(p)
-    start_rng = Stream(key, "ftp-start")
-    starts = p["start_times_s"] or [float(p["start_spread"]) * start_rng.draw_uniform() for _ in range(n)]
+    starts = start_times(p, key)
     ccs, recs = zip(*[controller_and_recovery(p, key, i) for i in range(n)])
     bound = int(p["bandwidth_mbps"] * 1e6 * p["duration"] / (8 * p["packet_bytes"])) * 2 + 1000
     tcp = {**stacks.tcp_options(stacks.resolve(p)), "max_window": int(p["window"]), "packets": bound,

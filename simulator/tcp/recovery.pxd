@@ -9,6 +9,14 @@ cdef enum:
 cdef class LossRecovery:
     cdef readonly str name
     cdef public long dupthresh
+    cdef public bint ns2                 # NS-2 2.35's agent (Ns2 below): set by the catalogue for the ns2 stack
+    cdef public bint limited_transmit    # NS-2 singledup_: a new packet on each of the first dupthresh - 1 dupACKs
+    cdef public double wnd               # NS-2 window_ (the receive-window cap, packets; 0: none)
+    cdef public double dupwnd            # NS-2 dupwnd_: fast recovery's inflation, apart from the window
+    cpdef double timeout_ssthresh(self, TcpState s, CongestionControl cc)
+    cdef double _ns2_win(self, TcpState s)
+    cdef double ns2_halve(self, TcpState s)
+    cdef bint ns2_recovered(self, TcpState s)
     cpdef int on_dupack(self, TcpState s, CongestionControl cc)
     cpdef int on_new_ack(self, TcpState s, CongestionControl cc, long acked)
     cdef void _set_state(self, TcpState s, CongestionControl cc, int new_state)

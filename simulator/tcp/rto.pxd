@@ -13,3 +13,11 @@ cdef class RtoEstimator:
 cdef class LinuxRtoEstimator(RtoEstimator):
     cdef readonly double mdev, mdev_max, rttvar_linux
     cdef readonly long long rtt_seq
+
+
+cdef class Ns2Rto(RtoEstimator):
+    cdef readonly double tick, rtxcur
+    cdef readonly long t_srtt, t_rttvar, t_backoff
+    cdef void timed_sample(self, double r, double sent) noexcept
+    cdef void end_backoff(self) noexcept
+    cdef void _set_rto(self) noexcept

@@ -49,10 +49,16 @@ Where each default comes from:
   a count of 1); windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s (tcl/lib/ns-default.tcl); no
   HyStart; the one-way agents have no SACK, so each algorithm runs its own recovery
   (Tahoe/Reno/NewReno, simulator/tcp/recovery.pyx); with sack: true, ns-3's SACK recovery (NS-2's
-  Sack1Agent has no RACK either); handshake none: NS-2's agents send data at their start time;
-  rto_timer ns2: RFC 6298 with the minimum RTO clamping the RTO, restarted by every ACK of new data and
-  by a fast retransmission (tcp/tcp-reno.cc and tcp-newreno.cc dupack_action: reset_rtx_timer(1,0) before
-  output(last_ack_ + 1)); NS-2's 10 ms timer tick (tcpTick_) and its one RTT sample per window are not modelled.
+  Sack1Agent has no RACK either); handshake ns2: `Agent/TCP set syn_ true` with delay_growth_ true
+  (ns-default.tcl, defaults since 2001): the one-way agents send packet 0 as a 40-byte SYN in a window of one,
+  timed like data (initial RTO rtxcur_init_ 3 s), and open windowInit_ 2 on its ACK (tcp/tcp.cc
+  set_initial_window, TcpAgent::recv); a SYN that times out leaves ssthresh 2 and an initial window of 1
+  (TcpAgent::timeout, bugfix_ss_). Over a path whose round trip exceeds 3 s this puts every agent in
+  congestion avoidance from its first packet (simulator/tcp/sender.pyx use_syn_packet); rto_timer ns2: the
+  one-way agents' timer (tcp/tcp.cc rtt_update, rtt_timeout, rtt_backoff, newack, reset_rtx_timer; tcpTick_
+  0.01, simulator/tcp/rto.pyx Ns2Rto), restarted by a fast retransmission (tcp-reno.cc and tcp-newreno.cc
+  dupack_action: reset_rtx_timer(1,0) before output(last_ack_ + 1)); a SACK flow on this stack (BBR) keeps
+  RFC 6298's, restarted the same way.
 """
 from __future__ import annotations
 
@@ -71,14 +77,14 @@ class StackDetails:
     hystart: bool             # CUBIC's HyStart slow-start exit
     sack: bool                # SACK sender with RFC 6675 recovery; False: each algorithm's own recovery
     sack_recovery: str        # the SACK sender's recovery style: linux | ns3 (SACK_RECOVERY)
-    handshake: str            # a SYN exchange before a SACK flow's data: none | linux | ns3 (HANDSHAKE)
+    handshake: str            # a SYN exchange before the data: none | linux | ns3 (SACK flows) | ns2 (HANDSHAKE)
     rto_timer: str            # the retransmission timer's estimator and restarts: linux | ns3 | ns2 (RTO_TIMER)
 
 
 PRESETS = {
     "linux": StackDetails("linux", "linux", 2, 40.0, 10.0, 0.2, 1.0, True, True, "linux", "linux", "linux"),
     "ns3": StackDetails("ns3", "ns3", 2, 200.0, 10.0, 1.0, 1.0, True, True, "ns3", "ns3", "ns3"),
-    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "none", "ns2"),
+    "ns2": StackDetails("ns2", "ns2", 1, 100.0, 2.0, 0.2, 3.0, False, False, "ns3", "ns2", "ns2"),
 }
 NAMES = tuple(PRESETS)
 # how the SACK sender recovers, per style (simulator/tcp/sack_sender.pyx): whether it finds a retransmission
@@ -94,10 +100,12 @@ SACK_RECOVERY = {"linux": {"rack": True, "ssthresh_pipe_after_ack": False, "cwr_
 # the handshake, per style: the SYN's first timeout in s, doubling per retry (0: no handshake, data at the start
 # time; linux: the initial RTO, rto_initial, as TCP_TIMEOUT_INIT times Linux's SYN). The SYN-ACK's RTT sample
 # seeds the RTT estimate (and BBR's min RTT, Vegas' base RTT) before any data.
-HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0}
+# ns2: no exchange before the data; packet 0 itself is the SYN (NS-2's one-way syn_, tcp_options' syn_packet)
+HANDSHAKE = {"none": 0.0, "linux": None, "ns3": 3.0, "ns2": 0.0}
 # the retransmission timer, per style (simulator/tcp/rto.pyx, sack_sender.pyx, sender.pyx; sources in the module
 # docstring): Linux's estimator or RFC 6298's, the clock granularity G of RFC 6298's max(G, 4 RTTVAR), the
-# largest RTO, whether resending snd_una restarts the timer, and whether only a recovery's first partial ACK does
+# largest RTO, whether resending snd_una restarts the timer, and whether only a recovery's first partial ACK does;
+# ns2's one-way agents time one packet per round trip in 10 ms ticks instead (rto.pyx Ns2Rto, `rto_timer` option)
 RTO_TIMER = {"linux": {"rto_estimator": "linux", "rto_granularity": 0.0, "rto_max": 120.0,
                        "rearm_on_head_retx": True, "rto_first_partial_only": False},
              "ns3": {"rto_estimator": "rfc6298", "rto_granularity": 0.001, "rto_max": 60.0,
@@ -141,7 +149,8 @@ def tcp_options(d: StackDetails) -> dict:
     """The flow model's TCP options (simulator/models/flow_endpoints.py) of details `d`."""
     return {"init_cwnd": float(d.init_cwnd), "rto_min": float(d.rto_min), "rto_initial": float(d.rto_initial),
             "delack_count": int(d.delack_count), "delack_timeout": d.delack_timeout_ms / 1e3,
-            "syn_timeout": syn_timeout(d), **SACK_RECOVERY[d.sack_recovery], **RTO_TIMER[d.rto_timer]}
+            "syn_timeout": syn_timeout(d), "syn_packet": d.handshake == "ns2", "rto_timer": d.rto_timer,
+            **SACK_RECOVERY[d.sack_recovery], **RTO_TIMER[d.rto_timer]}
 
 
 def syn_timeout(d: StackDetails) -> float:

@@ -1,7 +1,7 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
-from simulator.reference import CLAIMS, MININET_NUMBERS, MM1_TABLES, PAPER_NUMBERS, QTCOL_RESULTS
+from simulator.reference import CLAIMS, MININET_NUMBERS, MM1_TABLES, NS2_RECORDS, PAPER_NUMBERS, QTCOL_RESULTS
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
@@ -17,6 +17,7 @@ get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
 # the numbers a plain chapter draws beside ours, by chapter (read from reference_dir/<chapter>/)
 CHAPTER_REFERENCE = {"mininet": str(Path(config["reference_dir"]) / MININET_NUMBERS)}
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
+NS2_RECORD_FILES = sorted(str(p) for p in (Path(config["reference_dir"]) / NS2_RECORDS).iterdir())
 # the numbers a paper states in its text, drawn beside ours by its chapter (not every paper has them)
 PAPER_NUMBER_FILES = {p: str(Path(config["reference_dir"]) / f) for p, f in PAPER_NUMBERS.items()}
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
@@ -170,6 +171,8 @@ rule notebook_plain_chapter:
         claims_file=CLAIMS_FILE,
         reference=lambda w: [CHAPTER_REFERENCE[w.chapter]] if w.chapter in CHAPTER_REFERENCE else [],
         paper_numbers=lambda w: PAPER_NUMBER_FILES.get(w.chapter, []),
+        # NS-2 2.35's own runs of the NS-2 chapter's points (checked in common.smk; never run by the default build)
+        ns2_records=lambda w: NS2_RECORD_FILES if w.chapter == "ns2" else [],
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/{chapter}.ipynb",

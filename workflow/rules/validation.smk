@@ -5,6 +5,19 @@
 # which lists the records that differ from the committed ones (to commit them, copy ns3_records.jsonl and
 # ns3_README.md over reference/ns3/records.jsonl and README.md).
 # The study, records and input functions are in common.smk.
+# Where NS-2 2.35 is installed (`ns`, Debian/Ubuntu package ns2), the same target also regenerates NS-2's
+# records of the NS-2 chapter's grid points into results/validation/ns2_sim/ and prints which of them differ
+# from the committed ones (reference/ns2_sim/, which the default build reads; it is never overwritten here:
+# copy the regenerated folder over it on purpose, and say why in the commit).
+import shutil
+
+from simulator.validation.ns2_scripts import STUDIES as NS2_STUDIES
+
+NS2_RECORDS_NEW = "results/validation/ns2_sim"
+NS2_CHANGES = "results/validation/ns2_sim_changes.txt"
+NS2_RECORDS_REF = str(Path(config["reference_dir"]) / "ns2_sim")
+NS2_CODE = ["simulator/validation/ns2_scripts.py", "simulator/validation/ns2_records.py",
+            "simulator/scenarios/ns2_wired.py"]
 
 
 rule validation_ours:
@@ -29,6 +42,42 @@ rule validation_ours:
         " --of {params.parts} --out {output:q} > {log:q} 2>&1"
 
 
+rule ns2_records:
+    # NS-2 is deterministic: one run per grid point and seed, about half a second each
+    input:
+        studies=[f"config/studies/{s}.yaml" for s in NS2_STUDIES],
+        code=NS2_CODE,
+    output:
+        directory(NS2_RECORDS_NEW),
+    threads: workflow.cores
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns2_records.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns2_records run --studies {input.studies:q}"
+        " --out {output:q} --jobs {threads} > {log:q} 2>&1"
+
+
+rule ns2_changes:
+    input:
+        new=NS2_RECORDS_NEW,
+        ref=NS2_RECORDS_REF,
+    output:
+        NS2_CHANGES,
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns2_changes.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns2_records compare --new {input.new:q} --ref {input.ref:q}"
+        " --report {output:q} 2> {log:q}"
+
+
 rule validation_table:
     input:
         ours=expand("results/validation/ours/part~{part}.jsonl", part=range(1, VALIDATION_PARTS + 1)),
@@ -48,9 +97,11 @@ rule validation_table:
 
 
 rule validation:
-    # Convenience target: rerun ns-3 on every cell and say which committed records that changes.
+    # Convenience target: rerun ns-3 on every cell (and NS-2 on the NS-2 chapter's points where `ns` is
+    # installed) and say which committed records that changes.
     input:
         "results/validation/ns3_changes.txt",
+        [NS2_CHANGES] if shutil.which("ns") else [],
 
 
 rule validation_ns3_records:

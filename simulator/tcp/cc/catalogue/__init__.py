@@ -28,6 +28,9 @@ from functools import lru_cache
 # network algorithms first, in the order the report lists them; then the M/M/1 paper's published code
 NETWORK = ("tahoe", "reno", "newreno", "cubic", "vegas", "bbr", "qtcol", "qtcolfair")
 PUBLISHED = ("published_tahoe", "published_reno", "published_cubic")
+# the algorithms NS-2 2.35 ships a one-way agent of whose loss recovery the ns2 stack reproduces (Agent/TCP,
+# Agent/TCP/Reno, Agent/TCP/Newreno); the others run their declared recovery on the ns2 stack's sender
+NS2_AGENTS = ("tahoe", "reno", "newreno")
 NAMES = NETWORK + PUBLISHED
 # short name -> simulator.tcp.cc.user.UserAlgorithm, for the studies loaded in this process
 USER = {}
@@ -142,4 +145,7 @@ def build(name: str, stack: Stack):
     cc = a.make(stack)
     if isinstance(cc, RenoGrowth):          # Tahoe, Reno, NewReno and Vegas's Reno growth
         cc.ack_counting = counting_code(stack.ack_counting)
-    return cc, (None if on_sack or a.recovery is None else recovery(a.recovery))
+    rec = None if on_sack or a.recovery is None else recovery(a.recovery)
+    if rec is not None and stack.name == "ns2" and name in NS2_AGENTS:
+        rec.ns2 = rec.limited_transmit = True    # NS-2 2.35's own agent for this algorithm (simulator/tcp/recovery.pyx)
+    return cc, rec
