@@ -7,6 +7,7 @@ from simulator.report.browser_check import CHROMIUM, find_program
 PROGRAMS = {
     "Chromium": (CHROMIUM, "chromium"),
     "its driver": (["chromedriver"], "chromium-driver"),
+    "NS-2": (["ns"], "ns2"),             # tests/test_ns2_records.py remakes NS-2's committed records
 }
 
 

@@ -70,6 +70,18 @@ def textbook_rows(tables: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
+    """NS-2 2.35's own agents on the NS-2 chapter's grid points (reference/ns2_sim/): points whose goodput is
+    within the tolerance of NS-2's (simulator/report/ns2_agreement.py)."""
+    from simulator.report import ns2_agreement
+
+    inside, total = ns2_agreement.summary(tables, reference_dir=reference_dir)
+    if not total:           # none of this build's points is one NS-2 ran
+        return []
+    return [{"chapter": "ns2", "check": f"NS-2 2.35's own agents on the chapter's grid points, goodput within "
+             f"{100 * ns2_agreement.TOLERANCE:g}%", "inside": inside, "total": total, "page": "ns2"}]
+
+
 def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
     """The M/M/1/K closed forms (uncontrolled sender, both variants) and the replay of the paper's code with its
     own random stream: printed digit for digit, or one unit off in the last digit (rounding)."""
@@ -146,6 +158,8 @@ def main(argv=None):
     ap.add_argument("--mm1-tables", nargs="*", default=[], help="the M/M/1 studies' tables")
     ap.add_argument("--mm1-reference", help="reference/mm1/jackson_mm1_tables.csv")
     ap.add_argument("--textbook-tables", nargs="*", default=[], help="the textbook chapter's studies' tables")
+    ap.add_argument("--ns2-tables", nargs="*", default=[], help="the NS-2 chapter's studies' tables")
+    ap.add_argument("--reference-dir", default="reference", help="holds ns2_sim/, NS-2 2.35's records")
     ap.add_argument("--evidence", nargs="*", default=[], help="more evidence rows (EVIDENCE_COLUMNS)")
     ap.add_argument("--out", required=True, help="CSV to write")
     a = ap.parse_args(argv)
@@ -156,6 +170,8 @@ def main(argv=None):
         from simulator.report.scorecard_mm1 import load_reference, load_tables
 
         rows += mm1_rows(load_tables(a.mm1_tables), load_reference(a.mm1_reference))
+    if a.ns2_tables:
+        rows += ns2_rows(pd.concat([pd.read_csv(f) for f in a.ns2_tables], ignore_index=True), a.reference_dir)
     if a.textbook_tables:
         rows += textbook_rows(pd.concat([pd.read_csv(f) for f in a.textbook_tables], ignore_index=True))
     rows += read_evidence(a.evidence)

@@ -332,12 +332,15 @@ rule trust:
         mm1_tables=get_study_tables("mm1"),
         mm1_reference=get_reference_table,
         textbook_tables=get_study_tables("textbook"),
+        ns2_tables=get_study_tables("ns2"),
+        ns2_records=str(Path(config["reference_dir"]) / "ns2_sim"),
         evidence=TRUST_EVIDENCE,
         code=REPORT_LIBS,
     output:
         "results/trust.csv",
     params:
         python=PYTHON,
+        reference_dir=config["reference_dir"],
     log:
         "results/logs/report/trust.log",
     conda:
@@ -345,7 +348,8 @@ rule trust:
     shell:
         "{params.python} -m simulator.report.trust --validation-table {input.validation:q}"
         " --mm1-tables {input.mm1_tables:q} --mm1-reference {input.mm1_reference:q}"
-        " --textbook-tables {input.textbook_tables:q}"
+        " --textbook-tables {input.textbook_tables:q} --ns2-tables {input.ns2_tables:q}"
+        " --reference-dir {params.reference_dir:q}"
         " --evidence {input.evidence:q} --out {output:q} > {log:q} 2>&1"
 
 
