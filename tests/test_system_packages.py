@@ -11,7 +11,7 @@ def test_a_missing_browser_stops_the_tests_naming_the_packages_to_install(tmp_pa
                        cwd=ROOT, env={"PATH": str(tmp_path), "HOME": str(tmp_path)}, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 1
-    said = [line for line in r.stdout.splitlines() if line.startswith("Exit: ")]
+    said = [line for line in r.stderr.splitlines() if line.startswith("Exit: ")]
     assert said == ["Exit: the tests need Chromium, its driver, NS-2, not found on PATH: install them with "
                     "`sudo apt-get install chromium chromium-driver ns2` (Debian/Ubuntu; the README's first sentence "
                     "lists every system package)"]

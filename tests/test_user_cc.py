@@ -115,10 +115,13 @@ def same(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_python_newreno_equals_builtin_in_every_model(model):
+def test_python_newreno_equals_builtin_in_every_model(model, monkeypatch):
     """Same random numbers (one run key), the built-in and the Python NewReno: identical metrics, in
-    each model's stack (ns3, ns2 and linux ACK counting; SACK and one-way senders; M/M/1 textbook)."""
+    each model's stack (ns3, ns2 and linux ACK counting; SACK and one-way senders; M/M/1 textbook). On the
+    ns2 stack the built-in NewReno is NS-2 2.35's own agent (its halving, limited transmit, bug_fix_), which a
+    user's algorithm is not (its own ssthresh hook counts): there the built-in runs as a plain NewReno too."""
     catalogue.add_user(user.parse("mynewreno", f"{EXAMPLE}:NewRenoInPython"))
+    monkeypatch.setattr(catalogue, "NS2_AGENTS", ())
     builtin = registry.resolve({**MODELS[model], "algorithm": "newreno"})
     mine = registry.resolve({**MODELS[model], "algorithm": "mynewreno"})
     key = registry.key(builtin, 3)
@@ -126,6 +129,15 @@ def test_python_newreno_equals_builtin_in_every_model(model):
     b = registry.scenario(model).run(mine, key)["metrics"]
     assert same(a, b)
     assert registry.key(mine, 3) != key                       # the user's runs have keys of their own
+
+
+def test_on_the_ns2_stack_only_the_builtin_reno_family_is_ns2s_own_agent():
+    from simulator.tcp import stacks
+
+    catalogue.add_user(user.parse("mynewreno", f"{EXAMPLE}:NewRenoInPython"))
+    ns2 = stacks.catalogue_stack(stacks.preset("ns2"))
+    assert catalogue.build("newreno", ns2)[1].ns2
+    assert not catalogue.build("mynewreno", ns2)[1].ns2
 
 
 def test_example_study_points_are_identical_for_the_same_seed():

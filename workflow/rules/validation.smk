@@ -49,7 +49,7 @@ rule ns2_records:
         code=NS2_CODE,
     output:
         directory(NS2_RECORDS_NEW),
-    threads: workflow.cores
+    threads: 2          # snakemake caps it at --cores; a fixed number keeps --unlock and SLURM runs working
     params:
         python=PYTHON,
     log:
