@@ -207,3 +207,13 @@ def test_a_fraction_of_a_timeout_more_over_the_seeds_is_not_the_timeouts_cause()
     assert "[timeouts]" not in val.reason(t.loc[1])
     t.loc[1, "ns3_timeouts"] = 1.2
     assert val.reason(t.loc[1]).endswith("ns-3 took 1.2 retransmission timeouts, ours 0 [timeouts].")
+
+
+def test_an_unfinished_ns3_run_is_said_with_its_cell():
+    t = table()
+    t["ns3_unfinished"] = ["", "seed 2: stopped at 5.7 s of 20 s", "", "", ""]
+    t.loc[1, ["algorithm", "loss_fwd_pct"]] = ["bbr", 0.1]
+    text = val.answer(t)
+    assert ("ns-3 did not finish 1 run(s), which were stopped; their cells are compared on ns-3's other seeds: "
+            "BBR, 100 Mbit/s, 86 packets, 5 flows, 0.1% loss, seed 2: stopped at 5.7 s of 20 s.") in text
+    assert "did not finish" not in val.answer(table())

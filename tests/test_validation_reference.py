@@ -94,3 +94,15 @@ def test_ns3_remakes_a_committed_record_exactly(tmp_path):
     made = json.loads(ns3_batch.record_path(tmp_path, cell, 1).read_text())
     committed = next(r for r in peer_records.read(RECORDS) if ns3_reference.key(r) == (cell, 1))
     assert peer_records.canonical(made) == peer_records.canonical(committed)
+
+
+def test_an_unfinished_record_stands_for_its_run_and_carries_no_metrics(tmp_path):
+    from simulator.validation import agreement
+
+    cell = "algorithm~bbr/bottleneck_mbps~10/buffer_pkts~9/flows~5/duration~20"
+    rec = ns3_reference.unfinished_record(TINY, cell, 2, "stopped at 5.7 s of 20 s after 9 min of CPU")
+    assert rec["metrics"] == {} and rec["params"]["algorithm"] == "bbr" and rec["side"] == "ns3"
+    f = tmp_path / "r.jsonl"
+    peer_records.write([rec], f)
+    assert agreement.read_runs([f]).empty
+    assert [r["seed"] for r in agreement.unfinished([f])] == [2]

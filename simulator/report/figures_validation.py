@@ -262,7 +262,26 @@ def answer(table: pd.DataFrame) -> str:
             f"{c['outside']} do not.")
     if c["not_compared"]:
         text += f" {c['not_compared']} of the {c['cells']} cells are not compared: a side's run is missing."
-    return text
+    return text + unfinished_text(table)
+
+
+def unfinished_text(table: pd.DataFrame) -> str:
+    """The ns-3 runs that did not finish (their cells are compared on ns-3's other seeds), said with the cell."""
+    if "ns3_unfinished" not in table.columns:
+        return ""
+    rows = table[table["ns3_unfinished"].fillna("").astype(str) != ""]
+    if rows.empty:
+        return ""
+    items = "; ".join(f"{cell_name(r)}, {r.ns3_unfinished}" for r in rows.itertuples())
+    return (f" ns-3 did not finish {len(rows)} run(s), which were stopped; their cells are compared on ns-3's other "
+            f"seeds: {items}.")
+
+
+def cell_name(r) -> str:
+    """'BBR, 100 Mbit/s, 690 packets, 5 flows, 0.1% loss'."""
+    loss = f", {number_format.num(r.loss_fwd_pct)}% loss" if r.loss_fwd_pct else ""
+    return (f"{style.label(r.algorithm)}, {number_format.num(r.bottleneck_mbps)} Mbit/s, "
+            f"{number_format.num(r.buffer_pkts)} packets, {int(r.flows)} flow{'s' if r.flows > 1 else ''}{loss}")
 
 
 def shown(table: pd.DataFrame) -> pd.DataFrame:

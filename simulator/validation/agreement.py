@@ -55,10 +55,17 @@ def records(files):
             yield json.loads(text)
 
 
+def unfinished(files) -> list[dict]:
+    """The committed ns-3 records of runs that did not finish (no metrics; `unfinished` says how far they got)."""
+    return [r for r in records(files) if r.get("unfinished")]
+
+
 def read_runs(files) -> pd.DataFrame:
-    """One row per record: cell, seed, side, the cell's factors, notes, the metrics."""
+    """One row per finished record: cell, seed, side, the cell's factors, notes, the metrics."""
     rows = []
     for r in records(files):
+        if r.get("unfinished"):
+            continue
         row = {"cell": r["cell"], "seed": r["seed"], "side": r["side"], "notes": r["notes"]}
         row.update({k: r["params"].get(k, 0.0 if k == "loss_fwd_pct" else None) for k in FACTORS})
         row.update({k: r.get("metrics", {}).get(k, float("nan")) for k in METRICS + NS3_CHECKS})
@@ -123,6 +130,10 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="CSV to write")
     a = ap.parse_args(argv)
     table = agreement_table(read_runs(a.runs))
+    stopped = {}
+    for r in unfinished(a.runs):
+        stopped.setdefault(r["cell"], []).append(f"seed {r['seed']}: {r['unfinished']}")
+    table["ns3_unfinished"] = ["; ".join(stopped.get(c, [])) for c in table["cell"]]
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(a.out, index=False)
     print(json.dumps(counts(table)))

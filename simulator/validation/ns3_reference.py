@@ -58,6 +58,15 @@ def check(reference_dir, study_file) -> list[dict]:
     return out
 
 
+def unfinished_record(study_file, cell, seed, how_far) -> dict:
+    """The record of an ns-3 run that was stopped before it finished: the run's identity as run_cell.py writes
+    it, no metrics, and `unfinished` saying how far it got (the chapter says so; `validation` reruns it)."""
+    by_path = {c.path: c for c in load_cells(study_file)[1]}
+    c = by_path[cell]
+    return {"study": Path(study_file).stem, "cell": cell, "seed": int(seed), "side": "ns3", "params": c.params,
+            "notes": c.notes, "metrics": {}, "unfinished": how_far}
+
+
 def write_records(run_files, out) -> list[dict]:
     """Seal the run records of `run_files` into one file, sorted by cell and seed."""
     records = sorted((json.loads(Path(f).read_text()) for f in run_files), key=key)
