@@ -360,7 +360,7 @@ def table(cmp: pd.DataFrame, algorithms: tuple) -> pd.DataFrame:
         gs = g[(g["algorithm"] == alg) & (g["stack"] == stack)]
         for p, gp in gs.groupby("p", sort=True):
             r0 = gp.iloc[0]
-            row = {"series": series_label(alg, stack), "p": f"{p:.0e}".replace("e-0", "e-"),
+            row = {"series": series_label(alg, stack), "p": p_text(p),
                    "ours (Mbit/s) [95% CI]": f"{r0['ours_mbps']:.3g} [{r0['ci_low']:.3g}, {r0['ci_high']:.3g}]"}
             for model in models_of(alg):
                 m = gp[gp["model"] == model].iloc[0]
@@ -475,6 +475,11 @@ def show_outside(ch, tables: pd.DataFrame) -> None:
              "Timeouts per lost packet: timeouts over the packets the loss rate drops in a run (sent x p).")
 
 
+def p_text(p: float) -> str:
+    """A loss rate as the tables print it: 1e-4, 3e-3, 0.15 (two significant digits, never rounded to another rate)."""
+    return f"{p:.2g}".replace("e-0", "e-")
+
+
 def in_series_order(rows: pd.DataFrame, cmp: pd.DataFrame) -> pd.DataFrame:
     """`rows` of the comparison sorted by series (as the figures draw them), model and loss rate."""
     order = {s: i for i, s in enumerate(series_order(cmp))}
@@ -486,7 +491,7 @@ def point_columns(rows: pd.DataFrame) -> dict:
     """The columns naming each point of a table: series, model and loss rate."""
     return {"series": [series_label(a, s) for a, s in zip(rows["algorithm"], rows["stack"])],
             "model": [MODEL_NAMES[m] for m in rows["model"]],
-            "p": [f"{p:.0e}".replace("e-0", "e-") for p in rows["p"]]}
+            "p": [p_text(p) for p in rows["p"]]}
 
 
 def show_mm1k(ch, mm1_tables: pd.DataFrame) -> None:
