@@ -340,7 +340,7 @@ rule trust:
         "results/trust.csv",
     params:
         python=PYTHON,
-        reference_dir=config["reference_dir"],
+        reference_dir=lambda wildcards, input: str(Path(input.ns2_records).parent),
     log:
         "results/logs/report/trust.log",
     conda:

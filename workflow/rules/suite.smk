@@ -61,7 +61,7 @@ for _study in SUITE_STUDIES:
                 [snakemake_literal(f) for f in _files],
             params:
                 python=PYTHON,
-                under=f"results/suite/runs/{_study}",
+                under=lambda wildcards, output: str(Path(output[0]).parents[-5]),   # results/suite/runs/<study>
                 simulator_version=simulator.__version__,
             log:
                 f"results/logs/suite/simulate/{_study}/job~{_job}.log",
