@@ -46,10 +46,15 @@ def _copy(tmp_path):
     return tmp_path / "ns2_sim"
 
 
-def test_check_names_truncated_file_and_line(tmp_path):
+def _lines(tmp_path, name):
+    """(the copied folder, its file `name`, that file's lines with their ends)."""
     folder = _copy(tmp_path)
-    f = folder / "ns2_flows.jsonl"
-    lines = f.read_text().splitlines(keepends=True)
+    f = folder / name
+    return folder, f, f.read_text().splitlines(keepends=True)
+
+
+def test_check_names_truncated_file_and_line(tmp_path):
+    folder, f, lines = _lines(tmp_path, "ns2_flows.jsonl")
     f.write_text("".join(lines[:-1]) + lines[-1][:40])
     with pytest.raises(ReferenceDataError, match=rf"ns2_flows.jsonl: line {len(lines)}: not a JSON record"):
         ns2_records.check_dir(folder)
@@ -59,9 +64,7 @@ def test_check_names_truncated_file_and_line(tmp_path):
 
 
 def test_check_names_altered_record(tmp_path):
-    folder = _copy(tmp_path)
-    f = folder / "ns2_delay.jsonl"
-    lines = f.read_text().splitlines(keepends=True)
+    folder, f, lines = _lines(tmp_path, "ns2_delay.jsonl")
     rec = json.loads(lines[4])
     rec["metrics"]["throughput_mbps"] *= 1.01
     lines[4] = json.dumps(rec, sort_keys=True) + "\n"
@@ -71,9 +74,7 @@ def test_check_names_altered_record(tmp_path):
 
 
 def test_check_names_missing_file_and_reordered_records(tmp_path):
-    folder = _copy(tmp_path)
-    f = folder / "ns2_queue.jsonl"
-    lines = f.read_text().splitlines(keepends=True)
+    folder, f, lines = _lines(tmp_path, "ns2_queue.jsonl")
     f.write_text("".join([lines[1], lines[0]] + lines[2:]))
     with pytest.raises(ReferenceDataError, match="ns2_queue.jsonl: sha256 .* reordered"):
         ns2_records.check_dir(folder)
