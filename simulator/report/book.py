@@ -19,7 +19,7 @@ import nbformat
 import pandas as pd
 import yaml
 
-from simulator.report import claim_reasons, headline, io, provenance_page
+from simulator.report import artifact_page, claim_reasons, headline, io, provenance_page
 from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
 from simulator.safe_yaml import load_own
@@ -30,6 +30,12 @@ def git(*args) -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def remote() -> str:
+    """The address of the git remote `origin`, or "" when there is none."""
+    url = git("remote", "get-url", "origin")
+    return "" if url == "unknown" else url
 
 
 def simulator_version() -> str:
@@ -172,6 +178,7 @@ def write_provenance(out: Path, a) -> None:
     text = prov.read_text() if prov.exists() else "# Provenance\n"
     build = {
         "git commit": f"`{commit}`{' (with uncommitted changes)' if dirty and dirty != 'unknown' else ''}",
+        "repository": artifact_page.origin(remote()),
         "simulator version": f"`{simulator_version()}`",
         "statistics profile": f"`{a.profile}`: {a.seeds} seeds per grid point, unless a study file sets its own count",
         "enabled studies": ", ".join(f"`{s}`" for s in a.studies.split(",") if s),
@@ -179,6 +186,14 @@ def write_provenance(out: Path, a) -> None:
         "Python": sys.version.split()[0],
     }
     prov.write_text(text.replace("{{ generated }}", provenance_page.generated(build, a.tables, a.provenance)))
+
+
+def write_artifact(out: Path) -> None:
+    """Fill `{{ artifact }}` of artifact.md: where this copy comes from and the reviewer's commands."""
+    page = out / "artifact.md"
+    if page.exists():
+        block = artifact_page.generated(Path.cwd(), git("rev-parse", "HEAD"), remote())
+        page.write_text(page.read_text().replace("{{ artifact }}", block))
 
 
 def main():
@@ -213,6 +228,7 @@ def main():
     write_headline(out, a.scorecard, a.claims_file)
     write_trust(out, a.trust, a.scorecard, a.claims_file)
     write_provenance(out, a)
+    write_artifact(out)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))

@@ -367,6 +367,7 @@ rule book:
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
         code=REPORT_LIBS,
+        artifact=["README.md", "pyproject.toml", "CITATION.cff"],   # the Artifact evaluation page's sources
     output:
         "results/book/_build/html/index.html",
     params:

@@ -1,0 +1,55 @@
+"""What a reviewer needs for the ACM "available" badge is in the repository and says one thing: LICENSE,
+CITATION.cff and .zenodo.json agree with pyproject.toml on version and licence; the book's Artifact
+evaluation page (simulator/report/artifact_page.py) gives the README's own commands and never a path on
+someone's machine as the repository's address."""
+import json
+import re
+
+import pytest
+import yaml
+
+from simulator.report import artifact_page
+from workflow_copy import ROOT
+
+from test_book_pages import page
+
+
+def test_citation_and_archive_metadata_agree_with_pyproject():
+    version = artifact_page.project_field(ROOT / "pyproject.toml", "version")
+    licence = artifact_page.project_field(ROOT / "pyproject.toml", "license")
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version) and licence == "MIT"
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    zenodo = json.loads((ROOT / ".zenodo.json").read_text())
+    assert (cff["version"], cff["license"]) == (version, licence)
+    assert (zenodo["version"], zenodo["license"]) == (version, licence)
+    assert cff["cff-version"] == "1.2.0" and cff["authors"] and cff["title"] == zenodo["title"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+@pytest.mark.parametrize("remote, shown", [
+    ("https://user:token@example.org/group/tcpsim.git", "<https://example.org/group/tcpsim.git>"),
+    ("git@example.org:group/tcpsim.git", "`git@example.org:group/tcpsim.git`"),
+    ("/home/someone/tcpsim", artifact_page.NO_REMOTE),      # a clone of a local folder
+    ("", artifact_page.NO_REMOTE),
+])
+def test_repository_address_is_public_or_said_to_be_missing(remote, shown):
+    assert artifact_page.origin(remote) == shown
+
+
+def test_page_gives_the_readme_commands_that_ci_runs():
+    text = artifact_page.generated(ROOT, "0123abc", "")
+    setup, tests = artifact_page.readme_commands(ROOT / "README.md")
+    assert setup.startswith("python3 -m venv .venv && ") and "pytest" in tests
+    assert f"```bash\n{setup}\n```" in text and f"```bash\n{tests}\n```" in text
+    assert "`0123abc`" in text and "MIT" in text
+
+
+@pytest.mark.slow
+def test_built_artifact_page_names_version_and_commands(built_report):
+    text = page(built_report, "artifact").get_text(" ")
+    version = artifact_page.project_field(ROOT / "pyproject.toml", "version")
+    assert "Artifacts Available" in text and "Functional" in text and "Results Reproduced" in text
+    assert version in text and ".venv/bin/snakemake --cores all" in text
+    assert "{{" not in text and str(built_report) not in text
+    prov = page(built_report, "provenance").get_text(" ")
+    assert "repository" in prov and str(built_report) not in prov
