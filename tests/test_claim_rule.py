@@ -98,7 +98,7 @@ def test_sample_gives_a_row_from_per_seed_values():
 
 def test_summary_is_one_sentence():
     d = rule.decide([rule.greater(row(10, 1), row(5, 1), "a > b"), rule.greater(row(5, 0), row(9, 0), "c > d")])
-    assert d.summary == ("1 of 2 comparisons hold significantly; significantly reversed: c > d (p=0); "
+    assert d.summary == ("1 of 2 comparisons hold significantly; significantly reversed: c > d (deterministic); "
                          "deterministic runs compared by value.")
 
 

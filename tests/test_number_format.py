@@ -1,5 +1,6 @@
 """Numbers in the report's tables (simulator/report/number_format.py)."""
 import pandas as pd
+import pytest
 
 from simulator.report import number_format as nf
 
@@ -25,3 +26,11 @@ def test_metric_columns_and_integers():
     assert wide.loc[1, "A (%)"] == "1.23 [1, 2]"
     ints = nf.integers(pd.DataFrame({"n": [1.0, 2.0], "x": [0.5, 1.0]}))
     assert ints["n"].dtype.kind == "i" and ints["x"].dtype.kind == "f"
+
+
+@pytest.mark.parametrize("p, text", [
+    (0.0, "p < 10⁻⁶"), (1e-130, "p < 10⁻⁶"), (3.2e-4, "p = 3×10⁻⁴"), (0.0321, "p = 0.032"),
+    (0.5, "p = 0.5"), (1.0, "p > 0.99"), (float("nan"), "no test"),
+])
+def test_p_values_read_as_a_reader_reads_them(p, text):
+    assert nf.p_value(p) == text

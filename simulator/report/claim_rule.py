@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 
 from scipy import stats
 
+from simulator.report import number_format
+
 ALPHA = 0.05
 RULE = "Welch t-test, Holm-adjusted, 5%"
 VERDICTS = ("reproduced", "contradicted", "inconclusive", "not_testable")
@@ -48,10 +50,11 @@ class Comparison:
         return self.diff < 0 and self.p_adj < ALPHA
 
     def describe(self) -> str:
-        p = "no test" if math.isnan(self.p_adj) else f"p={self.p_adj:.2g}"
         word = "holds" if self.holds else "reversed" if self.reversed else "not significant"
+        if self.how == "deterministic":     # compared by value: a p of exactly 0 or 1 says nothing more
+            return f"{self.label}: {word} (deterministic)"
         extra = f", {self.how}" if self.how != "welch" else ""
-        return f"{self.label}: {word} ({p}{extra})"
+        return f"{self.label}: {word} ({number_format.p_value(self.p_adj)}{extra})"
 
 
 def _stat(row):
@@ -151,7 +154,8 @@ class Decision:
             return self.note
         n, held = len(self.comparisons), sum(c.holds for c in self.comparisons)
         parts = [f"{held} of {n} comparisons hold significantly"]
-        rev = [f"{c.label} (p={c.p_adj:.2g})" for c in self.comparisons if c.reversed]
+        rev = [f"{c.label} (" + ("deterministic" if c.how == "deterministic" else number_format.p_value(c.p_adj)) + ")"
+               for c in self.comparisons if c.reversed]
         if rev:
             parts.append("significantly reversed: " + ", ".join(rev))
         untested = sum(math.isnan(c.p) for c in self.comparisons)

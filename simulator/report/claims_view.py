@@ -49,7 +49,7 @@ def _ours(r) -> str:
 
 
 def _verdict(r) -> str:
-    p = "" if pd.isna(r.get("p_value")) else f"<br><small>p = {r['p_value']:.2g}</small>"
+    p = "" if pd.isna(r.get("p_value")) else f"<br><small>{number_format.p_value(r['p_value'])}</small>"
     return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}"
 
 

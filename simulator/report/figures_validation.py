@@ -179,7 +179,7 @@ def within_seed_spread(row) -> str:
     for metric, p, what in outside_on:
         scale, unit = (100, "%") if metric == "utilization_warm" else (1, " ms")
         said.append(f"{what} ours {spread(row, 'ours', metric, scale, unit)}, ns-3 {spread(row, 'ns3', metric, scale, unit)}"
-                    f" (p = {number_format.num(row[p], 2)})")
+                    f" ({number_format.p_value(row[p])})")
     return (f"over {number_format.num(row['ours_n'])} seeds a side the difference is not significant: "
             + "; ".join(said) + " [seeds]")
 

@@ -32,6 +32,25 @@ def num(v, digits: int = 3) -> str:
     return f"{v:.{digits - 1}e}"
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+P_FLOOR = 1e-6      # below this a p-value is written "< 10⁻⁶": more digits say nothing a reader can use
+
+
+def p_value(p) -> str:
+    """A p-value as a reader reads it: 'p = 0.032', 'p = 3×10⁻⁴', 'p < 10⁻⁶', 'p > 0.99' (never 'p = 1'
+    or 'p = 1e-130'); 'no test' when there is none."""
+    if p is None or pd.isna(p):
+        return "no test"
+    if p < P_FLOOR:
+        return "p < 10" + str(round(math.log10(P_FLOOR))).translate(SUPERSCRIPT)
+    if p > 0.99:
+        return "p > 0.99"
+    if p >= 1e-3:
+        return f"p = {p:.2g}"
+    mantissa, exponent = f"{p:.0e}".split("e")
+    return f"p = {mantissa}×10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
 def difference(ours, paper, digits: int = 3) -> str:
     """'ours − paper' as '+1.23 (+2.1%)', or 'tie' when the two agree to rounding."""
     d = ours - paper
