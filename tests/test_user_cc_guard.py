@@ -1,0 +1,158 @@
+"""A user's algorithm is untrusted code (issue 33): its values are checked where they enter the compiled
+sender (simulator/tcp/cc/guard.pyx), built-in algorithms are not wrapped, and a NaN window cannot
+pass the runs' own invariant checks either."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.core.invariants import InvariantError
+from simulator.models.mm1_standard import StandardMM1
+from simulator.tcp.cc import catalogue, user
+from simulator.tcp.cc.aimd import RenoGrowth
+from simulator.tcp.cc.guard import GuardedControl
+from simulator.tcp.recovery import RenoRecovery
+from simulator.tcp.rto import RtoEstimator
+from simulator.tcp.sender import TcpSender
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAD = """
+import math
+from simulator.tcp.cc.base import CongestionControl
+
+class Mine(CongestionControl):
+    def ssthresh(self, s):
+        return max(s.in_flight / 2.0, 2.0)
+
+    def cong_avoid(self, s, acked):
+        s.cwnd += acked if s.cwnd < s.ssthresh else acked / s.cwnd
+"""
+STUDY = """study: s
+paper: custom
+title: user algorithm
+model: dumbbell
+algorithms:
+  mine: mine.py:Mine
+grid:
+  algorithm: [mine]
+fixed:
+  flows: 2
+  duration: 2
+  warmup: 0
+"""
+
+
+def run_cli(tmp_path, *args):
+    """`python -m simulator ARGS` from tmp_path (the repository root of the user's files)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "simulator", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def run_mine(tmp_path, methods: str, study: str = STUDY):
+    (tmp_path / "mine.py").write_text(HEAD + methods)
+    (tmp_path / "s.yaml").write_text(study)
+    return run_cli(tmp_path, "run", "s.yaml", "--point", "algorithm=mine")
+
+
+def assert_stopped(r, text):
+    assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stdout[:300], r.stderr)
+    assert text in r.stderr and "the run stopped and wrote no result" in r.stderr, r.stderr
+
+
+def test_nan_window_from_cong_avoid_stops_the_run(tmp_path):
+    r = run_mine(tmp_path, """
+    def cong_avoid(self, s, acked):
+        s.cwnd = math.nan if s.now > 0.3 else s.cwnd + acked
+""")
+    assert_stopped(r, "mine.py:Mine.cong_avoid set cwnd to nan at simulated time 0.3")
+    assert "allowed: finite, 0 < cwnd <= 1e9 packets" in r.stderr
+
+
+@pytest.mark.parametrize("bad", ["math.nan", "-1.0", "0.0", "math.inf"])
+def test_bad_ssthresh_return_stops_the_run(tmp_path, bad):
+    r = run_mine(tmp_path, f"""
+    def ssthresh(self, s):
+        return {bad}
+""")
+    assert_stopped(r, f"mine.py:Mine.ssthresh returned {float(eval(bad, {'math': __import__('math')}))!r} "
+                      "at simulated time ")
+    assert "allowed: a finite threshold, 0 < ssthresh <= 1e9 packets" in r.stderr
+
+
+def test_nan_ssthresh_field_stops_the_run(tmp_path):
+    r = run_mine(tmp_path, """
+    def cwnd_event(self, s, event):
+        s.ssthresh = math.nan
+""")
+    assert_stopped(r, "mine.py:Mine.cwnd_event set ssthresh to nan")
+
+
+def test_infinite_pacing_rate_from_cong_control_stops_the_run(tmp_path):
+    r = run_mine(tmp_path, """
+    NEEDS_RATE_SAMPLES = True
+
+    def __init__(self):
+        self.owns_cwnd = True
+
+    def cong_control(self, s, rs):
+        s.cwnd = 10.0
+        s.pacing_rate = math.inf if s.now > 0.2 else 1000.0
+""")
+    assert_stopped(r, "mine.py:Mine.cong_control set pacing_rate to inf at simulated time 0.2")
+
+
+def test_hook_writing_a_sender_field_stops_the_run(tmp_path):
+    r = run_mine(tmp_path, """
+    def pkts_acked(self, s, sample):
+        if s.now > 0.4:
+            s.snd_una += 1
+""")
+    assert_stopped(r, "mine.py:Mine.pkts_acked changed s.snd_una from ")
+    assert "only the sender changes that field; a hook may set only cwnd, ssthresh and pacing_rate" in r.stderr
+
+
+def test_hook_writing_the_ack_sample_stops_the_run(tmp_path):
+    r = run_mine(tmp_path, """
+    def pkts_acked(self, s, sample):
+        sample.delivered = 0
+""")
+    assert_stopped(r, "mine.py:Mine.pkts_acked changed sample.delivered from ")
+
+
+def test_sound_algorithm_runs_through_the_guard(tmp_path):
+    r = run_mine(tmp_path, "")
+    assert r.returncode == 0 and '"goodput_mbps"' in r.stdout, r.stderr
+
+
+def test_builtin_algorithms_are_not_wrapped(tmp_path, monkeypatch):
+    """Compiled algorithms pay nothing: the sender gets the catalogue's own compiled object."""
+    stack = catalogue.Stack("linux", sack=True)
+    for name in catalogue.NETWORK:
+        cc, _ = catalogue.build(name, stack)
+        assert not isinstance(cc, GuardedControl)
+    assert type(catalogue.build("reno", stack)[0]) is RenoGrowth
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(catalogue, "USER", {})
+    (tmp_path / "mine.py").write_text(HEAD)
+    catalogue.add_user(user.parse("mine", "mine.py:Mine"))
+    cc, _ = catalogue.build("mine", stack)
+    assert isinstance(cc, GuardedControl) and type(cc.inner).__name__ == "Mine" and cc.where == "mine.py:Mine"
+    assert cc.stack == stack                      # the user's attributes read through the guard
+
+
+class WindowToNaN(RenoGrowth):
+    def cong_avoid(self, s, acked):
+        s.cwnd = float("nan") if s.snd_una > 20 else s.cwnd + 1
+
+
+def test_nan_window_fails_the_run_invariant():
+    """Without the guard (a compiled sender given the object directly) the run's own check catches NaN,
+    which `min_cwnd < 1` used to let through."""
+    sender = TcpSender(200, WindowToNaN(), RenoRecovery(), RtoEstimator(1.0, 1.0), 1.0, 1e9)
+    sim = StandardMM1("run-N", 10.0, 10.0, 5, 1.0, 200, 0.01, sender)
+    with pytest.raises(InvariantError, match="run-N: congestion window fell to nan"):
+        sim.run()
