@@ -24,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+from simulator.run_budget import RunTimeLimitError
 from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
 from simulator.suite import is_suite_file
 from simulator.tcp.cc.user import UserAlgorithmError
@@ -58,7 +59,10 @@ def run_record(study: Study, point: Point, seed: int) -> dict:
     import simulator
     from simulator import registry
 
-    summary = simulator.run(dict(point.params), seed)
+    from simulator.run_budget import time_limit
+
+    with time_limit(study.run_time_limit, f"{study.file}: point {point.path}, seed {seed}"):
+        summary = simulator.run(dict(point.params), seed)
     rec = {
         "study": study.name,
         "paper": study.paper,
@@ -415,6 +419,6 @@ def main(argv=None) -> int:
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except UserAlgorithmError as e:     # a user's hook raised: the run stopped, nothing was written
+    except (UserAlgorithmError, RunTimeLimitError) as e:   # a user's hook raised or the run hung: nothing written
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -156,3 +156,64 @@ def test_nan_window_fails_the_run_invariant():
     sim = StandardMM1("run-N", 10.0, 10.0, 5, 1.0, 200, 0.01, sender)
     with pytest.raises(InvariantError, match="run-N: congestion window fell to nan"):
         sim.run()
+
+
+# ---------------------------------------------------------------- a wall-clock budget per run
+def test_endless_hook_is_stopped_by_the_run_time_limit(tmp_path):
+    study = STUDY + "run_time_limit: 2\n"
+    (tmp_path / "mine.py").write_text(HEAD + """
+    def pkts_acked(self, s, sample):
+        if s.now > 0.25:
+            while True:
+                pass
+""")
+    (tmp_path / "s.yaml").write_text(study)
+    out = tmp_path / "runs/out.jsonl"
+    r = run_cli(tmp_path, "batch", "s.yaml", "--point-path", "algorithm~mine", "--seeds", "1-2", "--out", str(out))
+    assert r.returncode == 1 and not out.exists(), r.stderr
+    assert ("s.yaml: point algorithm~mine, seed 1: the run did not finish within run_time_limit 2 s of wall-clock "
+            "time and was stopped in mine.py:Mine.pkts_acked at simulated time 0.25") in r.stderr, r.stderr
+
+
+def test_hook_swallowing_the_alarm_is_still_stopped(tmp_path):
+    """The alarm is a BaseException (an `except Exception` cannot keep it) and repeats every second."""
+    r = run_mine(tmp_path, """
+    def cong_avoid(self, s, acked):
+        while True:
+            try:
+                while True:
+                    pass
+            except Exception:
+                pass
+""", STUDY + "run_time_limit: 1\n")
+    assert r.returncode == 1 and "run_time_limit 1 s" in r.stderr and "in mine.py:Mine.cong_avoid" in r.stderr, r.stderr
+
+
+def test_time_limit_is_disarmed_after_the_run():
+    import signal
+    import time
+
+    from simulator.run_budget import RunTimeLimitError, time_limit
+    before = signal.getsignal(signal.SIGALRM)
+    with time_limit(0.2, "quick"):
+        pass
+    time.sleep(0.4)                                # an armed timer would raise here
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getsignal(signal.SIGALRM) is before
+    with pytest.raises(RunTimeLimitError, match="slow: the run did not finish within run_time_limit 0.1 s"
+                                                 ".*outside any user algorithm's hook"):
+        with time_limit(0.1, "slow"):
+            time.sleep(1)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_run_time_limit_is_checked_and_defaults(tmp_path):
+    from simulator.study import StudyError, load_study
+    plain = STUDY.replace("algorithms:\n  mine: mine.py:Mine\n", "").replace("[mine]", "[reno]")
+    for folder, extra in (("default", ""), ("zero", "run_time_limit: 0\n"), ("text", "run_time_limit: soon\n")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "s.yaml").write_text(plain + extra)
+    assert load_study(tmp_path / "default/s.yaml").run_time_limit == 600
+    with pytest.raises(StudyError, match=r"zero/s.yaml: run_time_limit: 0 .*allowed values: numbers > 0 and <= 86400"):
+        load_study(tmp_path / "zero/s.yaml")
+    with pytest.raises(StudyError, match=r"text/s.yaml: run_time_limit: 'soon'"):
+        load_study(tmp_path / "text/s.yaml")
