@@ -217,3 +217,100 @@ def test_run_time_limit_is_checked_and_defaults(tmp_path):
         load_study(tmp_path / "zero/s.yaml")
     with pytest.raises(StudyError, match=r"text/s.yaml: run_time_limit: 'soon'"):
         load_study(tmp_path / "text/s.yaml")
+
+
+# ---------------------------------------------------------------- where a user's file may lie
+MARKER_CODE = """
+from pathlib import Path
+Path(__file__).with_name("imported.marker").write_text("ran")
+""" + HEAD
+
+
+@pytest.fixture
+def repo_and_outside(tmp_path):
+    """tmp/repo (the working directory: the repository root) and tmp/outside/mine.py, which leaves
+    imported.marker beside itself if it is ever run."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    repo.mkdir()
+    outside.mkdir()
+    (outside / "mine.py").write_text(MARKER_CODE)
+    return repo, outside
+
+
+def study_naming(repo, source):
+    (repo / "s.yaml").write_text(STUDY.replace("mine.py:Mine", source))
+
+
+@pytest.mark.parametrize("how", ["dotdot", "absolute", "symlink"])
+def test_file_outside_the_repository_is_refused_and_never_run(repo_and_outside, how):
+    repo, outside = repo_and_outside
+    source = {"dotdot": "../outside/mine.py", "absolute": str(outside / "mine.py"), "symlink": "link.py"}[how]
+    if how == "symlink":
+        (repo / "link.py").symlink_to(outside / "mine.py")
+    study_naming(repo, f"{source}:Mine")
+    for command in (["validate", "s.yaml"], ["run", "s.yaml", "--point", "algorithm=mine"], ["algorithms", "s.yaml"]):
+        r = run_cli(repo, *command)
+        assert r.returncode == 2, (command, r.stderr)
+        assert f"s.yaml: algorithms.mine: {source} lies outside the repository (it resolves to " in r.stderr, r.stderr
+        assert "To run algorithms from another folder, name it in the workflow config's algorithm_folders" in r.stderr
+    assert not (outside / "imported.marker").exists()
+
+
+def test_dotdot_inside_the_repository_is_fine(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "algs").mkdir()
+    (tmp_path / "algs/mine.py").write_text(HEAD)
+    assert user.parse("mine", "algs/../algs/mine.py:Mine").path == "algs/../algs/mine.py"
+
+
+def test_folder_named_with_algorithm_folder_may_hold_algorithms(repo_and_outside):
+    repo, outside = repo_and_outside
+    study_naming(repo, "../outside/mine.py:Mine")
+    r = run_cli(repo, "run", "s.yaml", "--point", "algorithm=mine", "--algorithm-folder", "../outside")
+    assert r.returncode == 0 and '"goodput_mbps"' in r.stdout, r.stderr
+    r = run_cli(repo, "validate", "s.yaml", "--algorithm-folder", str(outside / "nowhere"))
+    assert r.returncode == 2 and "--algorithm-folder[0]:" in r.stderr and "is not a directory" in r.stderr, r.stderr
+
+
+def test_config_algorithm_folders_allow_an_outside_folder(repo_and_outside, monkeypatch):
+    from simulator.study import StudyError
+    from simulator.workflow_config import check_config
+    repo, outside = repo_and_outside
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(user, "FOLDERS", [])
+    monkeypatch.setattr(catalogue, "USER", {})
+    (repo / "studies").mkdir()
+    (repo / "studies/s.yaml").write_text(STUDY)
+    schema = ROOT / "workflow/schemas/config.schema.yaml"
+    base = "studies: [s]\nstudy_dir: studies\nprofiles: {default: {seeds: 1}}\nextra_algorithms: {mine: ../outside/mine.py:Mine}\n"
+    (repo / "refused.yaml").write_text(base)
+    with pytest.raises(StudyError, match=r"refused.yaml: extra_algorithms.mine: ../outside/mine.py lies outside the repository"):
+        check_config(yaml_of(repo / "refused.yaml"), [repo / "refused.yaml"], schema, base_dir=repo)
+    (repo / "missing.yaml").write_text(base + "algorithm_folders: [../elsewhere]\n")
+    with pytest.raises(StudyError, match=r"missing.yaml: algorithm_folders\[0\]: '../elsewhere' is not a directory"):
+        check_config(yaml_of(repo / "missing.yaml"), [repo / "missing.yaml"], schema, base_dir=repo)
+    (repo / "allowed.yaml").write_text(base + "algorithm_folders: [../outside]\n")
+    check_config(yaml_of(repo / "allowed.yaml"), [repo / "allowed.yaml"], schema, base_dir=repo)
+    assert catalogue.USER["mine"].path == "../outside/mine.py"
+    assert (outside / "imported.marker").exists()       # allowed on purpose: it was imported and checked
+
+
+def yaml_of(path):
+    import yaml
+    return yaml.safe_load(path.read_text())
+
+
+def test_syntax_error_is_reported_without_running_the_file(tmp_path):
+    (tmp_path / "mine.py").write_text(MARKER_CODE + "\n    def broken(self:\n")
+    (tmp_path / "s.yaml").write_text(STUDY)
+    r = run_cli(tmp_path, "validate", "s.yaml")
+    assert r.returncode == 2 and f"s.yaml: algorithms.mine: mine.py, line {len(MARKER_CODE.splitlines()) + 2}: syntax error:" in r.stderr, r.stderr
+    assert not (tmp_path / "imported.marker").exists()
+
+
+def test_parse_checks_syntax_before_anything_imports_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text(MARKER_CODE + "\nclass Broken(:\n")
+    with pytest.raises(user.UserAlgorithmError, match=rf"mine.py, line {len(MARKER_CODE.splitlines()) + 2}: syntax error"):
+        user.parse("mine", "mine.py:Mine")
+    assert not (tmp_path / "imported.marker").exists()
