@@ -10,7 +10,8 @@ checks what crosses into the sender:
 * the fields the sender owns (sequence numbers, flight, counters, RTT estimates, state, time) and the
   ACK sample given to pkts_acked and cong_control are unchanged by the hook.
 
-A bad value stops the run with a HookValueError naming file:Class.hook, the field, the value and the
+The sender reads the guard's owns_cwnd, taken from the user's instance when it is wrapped and again
+after init (fixed from then on, as a built-in's is). A bad value stops the run with a HookValueError naming file:Class.hook, the field, the value and the
 simulated time. NaN fails every range test above (`not (x > 0)` is true for NaN), which a check
 like `x < 0` would miss.
 """
