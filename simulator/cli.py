@@ -24,7 +24,9 @@ from pathlib import Path
 
 import yaml
 
-from simulator.study import Point, Study, StudyError, format_value, load_study, nearest, point_from_path
+from simulator.run_budget import RunTimeLimitError
+from simulator.study import (Point, Study, StudyError, format_value, load_study, nearest, point_from_path,
+                             read_yaml_mapping)
 from simulator.suite import is_suite_file
 from simulator.tcp.cc.user import UserAlgorithmError
 from simulator.workflow_config import is_config_file, validate_config_file
@@ -58,7 +60,10 @@ def run_record(study: Study, point: Point, seed: int) -> dict:
     import simulator
     from simulator import registry
 
-    summary = simulator.run(dict(point.params), seed)
+    from simulator.run_budget import time_limit
+
+    with time_limit(study.run_time_limit, f"{study.file}: point {point.path}, seed {seed}"):
+        summary = simulator.run(dict(point.params), seed)
     rec = {
         "study": study.name,
         "paper": study.paper,
@@ -168,8 +173,16 @@ def extra_algorithms(assignments) -> dict:
     return out
 
 
+def allow_folders(args) -> None:
+    """--algorithm-folder DIR ...: folders outside the repository whose algorithms may run (the config's
+    algorithm_folders)."""
+    from simulator.workflow_config import allow_algorithm_folders
+    allow_algorithm_folders(args.algorithm_folder, "--algorithm-folder")
+
+
 def _load(args) -> Study:
     """The study of the command line, with the --algorithm ones joined as the workflow joins its config's."""
+    allow_folders(args)
     extra = extra_algorithms(args.algorithm)
     if extra:
         from simulator.workflow_config import check_extra_algorithms
@@ -260,10 +273,15 @@ def load_suite_file(path):
     if schema is None:
         raise StudyError(f"{path}: a suite study; cannot find config/config.yaml (its suite.algorithms) above it")
     config = schema.parents[2] / "config" / "config.yaml"
+    from simulator.workflow_config import allow_algorithm_folders
+    folders = read_yaml_mapping(config, "config").get("algorithm_folders")
+    if isinstance(folders, list):       # the config's own check names any other mistake
+        allow_algorithm_folders(folders, f"{config}: algorithm_folders", schema.parents[2])
     return load_suite_study(path, config_algorithms(config), config_extra(config))
 
 
 def cmd_validate(args) -> int:
+    allow_folders(args)
     for f in args.files:
         if is_config_file(f):
             studies = validate_config_file(f)
@@ -334,6 +352,7 @@ def cmd_algorithms(args) -> int:
     """The algorithm catalogue: name, description, loss recovery without SACK, parameters, models; or,
     given study or config files, the user algorithms they run."""
     if args.files:
+        allow_folders(args)
         found = user_algorithms_of(args.files)
         for (name, source, sha), studies in sorted(found.items()):
             print(f"{name}: {source} (sha256 {sha[:12]})\n  studies: {', '.join(studies)}")
@@ -405,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
                                           "algorithms of study or config files")
     a.add_argument("files", nargs="*", help="study or workflow config YAML files (default: the catalogue)")
     a.set_defaults(func=cmd_algorithms)
+    for cmd in (r, b, j, p, v, a):
+        cmd.add_argument("--algorithm-folder", action="append", default=[], metavar="DIR",
+                         help="a folder outside the repository whose user algorithms may run (the workflow "
+                              "config's algorithm_folders); files elsewhere outside the repository are refused")
     return ap
 
 
@@ -415,6 +438,6 @@ def main(argv=None) -> int:
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except UserAlgorithmError as e:     # a user's hook raised: the run stopped, nothing was written
+    except (UserAlgorithmError, RunTimeLimitError) as e:   # a user's hook raised or the run hung: nothing written
         print(f"error: {e}", file=sys.stderr)
         return 1

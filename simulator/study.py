@@ -23,6 +23,7 @@ from pathlib import Path
 
 import yaml
 
+from simulator.run_budget import DEFAULT_SECONDS
 from simulator.run_limits import trace_problem
 from simulator.safe_yaml import Loader as _Loader  # study and config files
 # format_value, key_path and nearest are re-exported: other modules import them from here
@@ -137,6 +138,7 @@ class Study:
     exclude: list = field(default_factory=list)
     description: str = ""
     max_runs: int = 100_000
+    run_time_limit: float = DEFAULT_SECONDS   # wall-clock seconds one run may take (simulator/run_budget.py)
     algorithms: dict = field(default_factory=dict)   # short name -> user.UserAlgorithm (the `algorithms:` key)
 
     def grid_size(self) -> int:
@@ -256,6 +258,7 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
         max_runs=doc.get("max_runs", Study.max_runs),
+        run_time_limit=float(doc.get("run_time_limit", Study.run_time_limit)),
         algorithms=algorithms,
     )
     study.check_runs(1)

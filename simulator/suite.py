@@ -113,8 +113,12 @@ def main(argv=None) -> int:
     w.add_argument("--algorithms", nargs="+", required=True)
     w.add_argument("--out", required=True)
     w.add_argument("--extra", nargs="*", default=[], help="a user's algorithm: NAME=path/to/file.py:ClassName")
+    w.add_argument("--algorithm-folder", action="append", default=[], metavar="DIR",
+                   help="a folder outside the repository whose algorithms may run (the config's algorithm_folders)")
     a = ap.parse_args(argv)
     try:
+        from simulator.workflow_config import allow_algorithm_folders
+        allow_algorithm_folders(a.algorithm_folder, "--algorithm-folder")
         write(a.study, check_algorithms(a.algorithms, "--algorithms"), a.out, parse_extra(a.extra))
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -69,6 +69,8 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     if profile not in profiles:
         raise StudyError(f"{source('profile')}: profile: {profile!r} is not a profile{nearest(profile, profiles)}; "
                          f"allowed values (keys of profiles): {', '.join(profiles)}")
+    allow_algorithm_folders(config.get("algorithm_folders") or [], f"{source('algorithm_folders')}: algorithm_folders",
+                            base_dir)
     check_extra_algorithms(config.get("extra_algorithms") or {}, source("extra_algorithms"))
     study_dir = Path(config.get("study_dir", "config/studies"))
     full_dir = study_dir if study_dir.is_absolute() else Path(base_dir) / study_dir
@@ -82,6 +84,21 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
                 f"{source('studies')}: studies[{i}]: no study file {str(study_dir / (name + '.yaml'))!r}"
                 f"{nearest(name, available)}; allowed values (files in {study_dir}): {', '.join(available) or '(none)'}"
             )
+
+
+def allow_algorithm_folders(folders, where: str, base_dir=".") -> None:
+    """Folders outside the repository whose user algorithms may run (the config's algorithm_folders,
+    or --algorithm-folder), each an existing directory, relative to `base_dir` unless absolute;
+    StudyError naming `where` and the folder otherwise."""
+    from simulator.tcp.cc import user
+    found = []
+    for i, folder in enumerate(folders):
+        full = Path(folder) if Path(folder).is_absolute() else Path(base_dir) / folder
+        if not full.is_dir():
+            raise StudyError(f"{where}[{i}]: {folder!r} is not a directory; allowed values: existing folders "
+                             "(relative to the repository root, or absolute) whose algorithms may run")
+        found.append(full)
+    user.allow_folders(found)
 
 
 def check_extra_algorithms(extra: dict, where: str) -> None:

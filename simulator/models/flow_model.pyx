@@ -558,8 +558,8 @@ cdef class FlowModel:
         for i in range(self.n):
             rcv = <SackReceiver>self.receivers[i]
             sent, retx, timeouts, recov, rtt_sum, rtt_n, min_cwnd, cwnd = self._flow_counts(i)
-            if min_cwnd < 0:
-                violated(self.key, f"flow {i}: negative congestion window {min_cwnd}")
+            if not (min_cwnd >= 0):                  # NaN too
+                violated(self.key, f"flow {i}: congestion window {min_cwnd} (negative or NaN)")
             flows.append({
                 "sent": sent, "retransmitted": retx,
                 "drops": int(self.data_drops[i] + self.net.pushed_out_drops(i)),

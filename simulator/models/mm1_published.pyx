@@ -46,7 +46,7 @@ cdef class PublishedMM1:
         self.trace_interval = trace_interval     # bounds trace memory on long runs
 
     cdef inline void _after_hook(self, TcpState s, Trace cw, double now) except *:
-        if s.cwnd < self.min_cwnd:
+        if s.cwnd < self.min_cwnd or s.cwnd != s.cwnd:    # NaN is kept: the run's check reports it
             self.min_cwnd = s.cwnd
         if self.record:
             cw.add(now, s.cwnd)
@@ -130,8 +130,8 @@ cdef class PublishedMM1:
                                f"(in flight {in_flight})")
         if link.max_in_system > self.K:
             violated(self.key, f"{link.max_in_system} packets in a system of capacity K={self.K}")
-        if controlled and self.min_cwnd < 0:
-            violated(self.key, f"negative congestion window {self.min_cwnd}")
+        if controlled and not (self.min_cwnd >= 0):       # NaN too
+            violated(self.key, f"congestion window {self.min_cwnd} (negative or NaN)")
         metrics = {
             "throughput": served / now if now > 0 else 0.0,
             "avg_delay": delay_sum / served if served else float("nan"),

@@ -311,7 +311,7 @@ cdef class StandardMM1:
             violated(self.key, f"{self.link.max_in_system} packets in a system of capacity K={self.K}")
         cdef double min_cwnd = (self.sender.min_cwnd if self.sender is not None
                                 else self.sack.min_cwnd if self.sack is not None else 1.0)
-        if min_cwnd < 1.0:
+        if not (min_cwnd >= 1.0):                    # NaN too
             violated(self.key, f"congestion window fell to {min_cwnd} (< 1 packet)")
         end = completion if unique == self.N else last_delivery
         metrics = {

@@ -416,7 +416,7 @@ cdef class SackSender:
             # growth counts packets newly delivered (Linux's acked_sacked), not the cumulative
             # jump over packets SACKed earlier; in LOSS this is slow start from one packet
             self.cc.cong_avoid(s, rs.delivered)
-        if s.cwnd < self.min_cwnd:
+        if s.cwnd < self.min_cwnd or s.cwnd != s.cwnd:    # NaN is kept: the run's check reports it
             self.min_cwnd = s.cwnd
         return 1
 

@@ -145,7 +145,7 @@ cdef class TcpSender:
             return ACT_NONE
         if action == ACT_RETRANSMIT:
             self.fast_retransmits += 1
-        if s.cwnd < self.min_cwnd:
+        if s.cwnd < self.min_cwnd or s.cwnd != s.cwnd:    # NaN is kept: the run's check reports it
             self.min_cwnd = s.cwnd
         return action
 

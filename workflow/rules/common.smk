@@ -167,10 +167,15 @@ def _points_of(study, files):
 
 def get_user_algorithm_args(study, files):
     """`--algorithm NAME=FILE:CLASS` for each of the config's extra_algorithms that the job's points run, so the
-    job loads the study as the workflow did; empty for every other job."""
+    job loads the study as the workflow did, and `--algorithm-folder DIR` for each of the config's algorithm_folders
+    when its points run a user algorithm; empty for every other job."""
     extra = config.get("extra_algorithms") or {}
-    names = dict.fromkeys(p.params.get("algorithm") for p in _points_of(study, files))
-    return " ".join(shlex.quote(f"--algorithm={n}={extra[n]}") for n in names if n in extra)
+    points = _points_of(study, files)
+    names = dict.fromkeys(p.params.get("algorithm") for p in points)
+    args = [f"--algorithm={n}={extra[n]}" for n in names if n in extra]
+    if any(registry.user_algorithms(p.params) for p in points):   # the config's folders its files may lie in
+        args += [f"--algorithm-folder={f}" for f in config.get("algorithm_folders") or []]
+    return " ".join(map(shlex.quote, args))
 
 
 def get_job_params(study, files):

@@ -10,6 +10,9 @@ SUITE_DIR = Path(SUITE["dir"])
 try:  # every suite study checked at parse time, like the enabled studies (common.smk)
     SUITE_ALGORITHMS = check_algorithms(SUITE["algorithms"], "config/config.yaml")
     SUITE_EXTRA = config.get("extra_algorithms") or {}    # a user's own algorithms join the suite too
+    # the folders outside the repository their files may lie in, for the suite's own processes
+    SUITE_FOLDERS = " ".join(shlex.quote(f"--algorithm-folder={f}") for f in config.get("algorithm_folders") or []
+                             if SUITE_EXTRA)
     SUITE_STUDIES = {p.stem: load_suite_study(p, SUITE_ALGORITHMS, SUITE_EXTRA) for p in sorted(SUITE_DIR.glob("*.yaml"))}
 except StudyError as e:
     raise WorkflowError(f"invalid suite study:\n{e}") from None
@@ -35,13 +38,14 @@ rule suite_study:
         python=PYTHON,
         algorithms=" ".join(SUITE_ALGORITHMS),
         extra=" ".join(shlex.quote(f"{n}={s}") for n, s in SUITE_EXTRA.items()),
+        folders=SUITE_FOLDERS,
     log:
         "results/logs/suite/study_{study}.log",
     conda:
         "../envs/simulate.yaml"
     shell:
         "{params.python:q} -m simulator.suite write {input.study:q} --algorithms {params.algorithms}"
-        " --extra {params.extra}"
+        " --extra {params.extra} {params.folders}"
         " --out {output:q} > {log:q} 2>&1"
 
 
@@ -63,12 +67,14 @@ for _study in SUITE_STUDIES:
                 python=PYTHON,
                 under=lambda wildcards, output: str(Path(output[0]).parents[-5]),   # results/suite/runs/<study>
                 simulator_version=simulator.__version__,
+                folders=SUITE_FOLDERS,
             log:
                 f"results/logs/suite/simulate/{_study}/job~{_job}.log",
             conda:
                 "../envs/simulate.yaml"
             shell:
-                "{params.python:q} -m simulator runs {input:q} --under {params.under:q} {output:q} > {log:q} 2>&1"
+                "{params.python:q} -m simulator runs {input:q} --under {params.under:q} {params.folders}"
+                " {output:q} > {log:q} 2>&1"
 
 
 rule suite_aggregate:

@@ -1,7 +1,10 @@
 """A researcher's own congestion control: a Python class named in a study, run by the compiled senders.
 
 A study maps a short name to `path/to/file.py:ClassName` (path relative to the repository root,
-the directory snakemake and `python -m simulator` run from). The class subclasses
+the directory snakemake and `python -m simulator` run from). The file must lie inside the repository
+or inside a folder named on purpose (the workflow config's `algorithm_folders`, or
+`--algorithm-folder`: allow_folders), symlinks followed; its syntax is checked without running it,
+so nothing outside those folders is ever imported. The class subclasses
 simulator.tcp.cc.base.CongestionControl and overrides its hooks as ordinary methods; the senders
 call them through cpdef dispatch, exactly as they call the built-in algorithms. It is constructed
 with no arguments, one instance per flow; before the first hook the catalogue sets `self.stack`
@@ -25,6 +28,8 @@ from pathlib import Path
 from simulator.tcp.cc.base import CongestionControl, TcpState
 
 RECOVERIES = ("tahoe", "reno", "newreno")
+# folders outside the repository whose algorithms may run, named on purpose (allow_folders), resolved
+FOLDERS = []
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -54,17 +59,51 @@ def parse(name: str, source) -> UserAlgorithm:
     if not NAME_PATTERN.match(name):
         raise UserAlgorithmError(f"{name!r} is not a short name; allowed values: lower-case letters, digits "
                                  "and underscores, starting with a letter (it becomes part of result paths)")
-    if Path(path).is_absolute() or not path.endswith(".py"):
+    if not path.endswith(".py"):
         raise UserAlgorithmError(f"{path!r}: allowed values: a .py file given relative to the repository root")
     if not class_name.isidentifier():
         raise UserAlgorithmError(f"{class_name!r} is not a Python class name")
+    check_inside(path)
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise UserAlgorithmError(f"file {path} does not exist (paths are relative to the repository root)") from None
     except OSError as e:
         raise UserAlgorithmError(f"cannot read {path}: {e.strerror}") from None
+    check_syntax(path, data)
     return UserAlgorithm(name, f"{path}:{class_name}", path, class_name, hashlib.sha256(data).hexdigest())
+
+
+def allowed_folders() -> list:
+    """The folders user algorithms may lie in: the repository root (the working directory), then FOLDERS."""
+    return [Path.cwd().resolve(), *FOLDERS]
+
+
+def allow_folders(folders) -> None:
+    """Let algorithms in `folders` (existing directories, checked by the caller) run in this process."""
+    FOLDERS.extend(f for f in (Path(f).resolve() for f in folders) if f not in FOLDERS)
+
+
+def check_inside(path: str) -> None:
+    """`path`, symlinks and `..` resolved, lies in one of allowed_folders(); UserAlgorithmError naming them."""
+    real = Path(path).resolve()
+    folders = allowed_folders()
+    if not any(real.is_relative_to(f) for f in folders):
+        raise UserAlgorithmError(
+            f"{path} lies outside the repository (it resolves to {real}), and algorithms run only from the "
+            f"allowed folders: {', '.join(map(str, folders))}; allowed values: a .py file inside one of them. To "
+            "run algorithms from another folder, name it in the workflow config's algorithm_folders "
+            "(or give --algorithm-folder)")
+
+
+def check_syntax(path: str, data: bytes) -> None:
+    """The file compiles (without running it); UserAlgorithmError naming the line otherwise."""
+    try:
+        compile(data, path, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise UserAlgorithmError(f"{path}, line {e.lineno}: syntax error: {e.msg}") from None
+    except ValueError as e:          # e.g. a NUL byte
+        raise UserAlgorithmError(f"{path}: not Python source: {e}") from None
 
 
 @lru_cache(maxsize=None)

@@ -145,6 +145,9 @@ def build(name: str, stack: Stack):
     cc = a.make(stack)
     if isinstance(cc, RenoGrowth):          # Tahoe, Reno, NewReno and Vegas's Reno growth
         cc.ack_counting = counting_code(stack.ack_counting)
+    if a.family == "user":                  # its values checked where they enter the sender (guard.pyx)
+        from simulator.tcp.cc.guard import GuardedControl
+        cc = GuardedControl(cc, USER[name].source)
     rec = None if on_sack or a.recovery is None else recovery(a.recovery)
     if rec is not None and stack.name == "ns2" and name in NS2_AGENTS:
         rec.ns2 = rec.limited_transmit = True    # NS-2 2.35's own agent for this algorithm (simulator/tcp/recovery.pyx)
