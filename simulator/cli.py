@@ -297,8 +297,8 @@ def cmd_validate(args) -> int:
             seeds = profile_seeds(f)
             costs = [study_cost(s, seeds) for s in studies]
             print(f"ok  {f}: workflow config, {len(studies)} studies, "
-                  f"{sum(len(s.points()) for s in studies)} points, about {sum(c[0] for c in costs):.2g} packets, "
-                  f"about {duration_text(sum(c[1] for c in costs))} on this machine")
+                  f"{sum(len(s.points()) for s in studies)} points, up to {sum(c[0] for c in costs):.2g} packets, "
+                  f"up to {duration_text(sum(c[1] for c in costs))} on this machine (one core)")
             for s in studies:
                 print(f"      study {s.name}: {cost_text(s, seeds)}")
             continue

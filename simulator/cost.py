@@ -95,11 +95,12 @@ def study_cost(study, n_seeds: int) -> tuple[float, float]:
 
 
 def cost_text(study, n_seeds: int) -> str:
-    """'24 points x 10 seeds, about 3.1e+08 packets, about 2 min on this machine' (validate's line)."""
+    """'24 points x 10 seeds, up to 3.1e+08 packets, up to 2.6 min on this machine' (validate's line):
+    upper bounds, a link that is not kept full (loss, small buffers) sends less."""
     packets, seconds = study_cost(study, n_seeds)
     seeds = study.seeds or n_seeds
-    return (f"{len(study.points())} points x {seeds} seed{'s' if seeds != 1 else ''}, about {packets:.2g} packets, "
-            f"about {duration_text(seconds)} on this machine")
+    return (f"{len(study.points())} points x {seeds} seed{'s' if seeds != 1 else ''}, up to {packets:.2g} packets, "
+            f"up to {duration_text(seconds)} on this machine")
 
 
 def check_run_cost(study) -> None:
