@@ -75,10 +75,15 @@ ESTIMATES = {"dumbbell": _dumbbell, "ns2": _ns2, "testbed": _testbed, "mm1": _mm
 
 def run_packets(params: dict) -> float:
     """Estimated packets (data + ACK) of one run of `params` (a grid point's parameters, with model)."""
+    from simulator.params import with_defaults
     from simulator.registry import scenario
 
-    model = params["model"]
-    full = scenario(model).params_with_defaults({k: v for k, v in params.items() if k != "model"})
+    model, mod = params["model"], scenario(params["model"])
+    given = {k: v for k, v in params.items() if k != "model"}
+    try:
+        full = mod.params_with_defaults(given)
+    except ValueError:              # e.g. an algorithm the model learns only when a job loads it
+        full = with_defaults(mod.DEFAULTS, given)
     return ESTIMATES[model](full)
 
 
@@ -110,7 +115,7 @@ def check_run_cost(study) -> None:
     for p in study.points():
         try:
             packets = run_packets(p.params)
-        except ValueError:
+        except (ValueError, TypeError, KeyError):
             continue                       # the model's own check names the problem
         if packets > study.max_packets_per_run:
             raise StudyError(
