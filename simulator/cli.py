@@ -280,16 +280,51 @@ def load_suite_file(path):
     return load_suite_study(path, config_algorithms(config), config_extra(config))
 
 
+def profile_seeds(config_file, of: str = "profile") -> int:
+    """Seeds per point of a workflow config's profile (`of` "suite": of its suite), 1 if there is no
+    config to ask."""
+    from simulator.study import read_yaml_mapping
+
+    if config_file is None or not Path(config_file).is_file():
+        return 1
+    config = read_yaml_mapping(config_file, "config")
+    try:
+        if of == "suite":
+            return int(config["suite"]["seeds"])
+        return int(config["profiles"][config.get("profile", "default")]["seeds"])
+    except (KeyError, TypeError, ValueError):
+        return 1
+
+
+def _repo_config(study_file):
+    """config/config.yaml of the repository holding a study file (or the working directory's)."""
+    from simulator.workflow_config import find_config_schema
+
+    schema = find_config_schema(Path(study_file).parent) or find_config_schema(Path.cwd())
+    return None if schema is None else schema.parents[2] / "config" / "config.yaml"
+
+
 def cmd_validate(args) -> int:
+    """Check each file; print each study's points, seeds and estimated cost (simulator/cost.py)."""
+    from simulator.cost import cost_text, duration_text, study_cost
+
     allow_folders(args)
     for f in args.files:
         if is_config_file(f):
             studies = validate_config_file(f)
+            seeds = profile_seeds(f)
+            costs = [study_cost(s, seeds) for s in studies]
             print(f"ok  {f}: workflow config, {len(studies)} studies, "
-                  f"{sum(len(s.points()) for s in studies)} points")
+                  f"{sum(len(s.points()) for s in studies)} points, up to {sum(c[0] for c in costs):.2g} packets, "
+                  f"up to {duration_text(sum(c[1] for c in costs))} on this machine (one core)")
+            for s in studies:
+                print(f"      study {s.name}: {cost_text(s, seeds)}")
             continue
-        s = load_suite_file(f) if is_suite_file(f) else load_study(f)
-        print(f"ok  {f}: study {s.name}, {len(s.points())} points")
+        suite = is_suite_file(f)
+        s = load_suite_file(f) if suite else load_study(f)
+        seeds = profile_seeds(_repo_config(f), "suite" if suite else "profile")
+        s.check_runs(seeds)
+        print(f"ok  {f}: study {s.name}, {cost_text(s, seeds)}")
     return 0
 
 

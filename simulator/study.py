@@ -23,9 +23,10 @@ from pathlib import Path
 
 import yaml
 
+from simulator.cost import MAX_PACKETS_PER_RUN, check_run_cost
 from simulator.run_budget import DEFAULT_SECONDS
-from simulator.run_limits import trace_problem
-from simulator.safe_yaml import Loader as _Loader  # study and config files
+from simulator.run_limits import MAX_RUN_FILES, trace_problem
+from simulator.safe_yaml import load_user  # study and config files
 # format_value, key_path and nearest are re-exported: other modules import them from here
 from simulator.schema_messages import allowed_text, describe, format_value, key_path, nearest, schema_message  # noqa: F401
 
@@ -92,7 +93,7 @@ def read_yaml_mapping(path, what: str = "study") -> dict:
     except (OSError, UnicodeDecodeError) as e:
         raise StudyError(f"{path}: cannot read the {what} file: {e}") from None
     try:
-        doc = yaml.load(text, Loader=_Loader)
+        doc = load_user(text)
     except yaml.YAMLError as e:
         raise StudyError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
     keys = ("study, paper, title, model, grid, ..." if what == "study" else "studies, study_dir, profile, profiles, ...")
@@ -139,6 +140,7 @@ class Study:
     description: str = ""
     max_runs: int = 100_000
     run_time_limit: float = DEFAULT_SECONDS   # wall-clock seconds one run may take (simulator/run_budget.py)
+    max_packets_per_run: float = MAX_PACKETS_PER_RUN   # ceiling on one run's estimated packets (simulator/cost.py)
     algorithms: dict = field(default_factory=dict)   # short name -> user.UserAlgorithm (the `algorithms:` key)
 
     def grid_size(self) -> int:
@@ -146,14 +148,37 @@ class Study:
         return sum(math.prod(len(v) for v in g.values()) for g in self.grids or [self.grid])
 
     def check_runs(self, n_seeds: int) -> None:
-        """Refuse a study whose runs (points x seeds) exceed its limit, before anything is expanded."""
+        """Refuse a study whose runs (points x seeds) exceed its limit, or whose run files (points x seed
+        batches) exceed MAX_RUN_FILES, counted before anything is expanded."""
         seeds = self.seeds or n_seeds
-        runs = self.grid_size() * seeds
+        points = self.grid_size()
+        runs = points * seeds
         if runs > self.max_runs:
+            fix = (f"add `max_runs: {runs}` to the study file" if points <= MAX_RUN_FILES else
+                   f"split the grid over several study files: a study has at most {MAX_RUN_FILES} grid points, "
+                   f"whatever max_runs says")
             raise StudyError(
-                f"{self.file}: grid: {self.grid_size()} points x {seeds} seeds = {runs} runs, above the limit of "
+                f"{self.file}: grid: {points} points x {seeds} seeds = {runs} runs, above the limit of "
                 f"{self.max_runs} runs per study; allowed values: at most max_runs runs. To run a sweep this big "
-                f"on purpose, add `max_runs: {runs}` to the study file")
+                f"on purpose, {fix}")
+        self._check_run_files(seeds)
+
+    def _check_run_files(self, seeds: int) -> None:
+        points, per = self.grid_size(), self.seeds_per_job or seeds
+        batches = -(-seeds // per)
+        if points * batches <= MAX_RUN_FILES:
+            return
+        if points > MAX_RUN_FILES:
+            raise StudyError(
+                f"{self.file}: grid: {points} points, above the limit of {MAX_RUN_FILES} grid points per study "
+                f"(before exclude; each point is at least one run file and one set of checks, whatever max_runs "
+                f"says); allowed values: at most {MAX_RUN_FILES} points. Split the grid over several study files")
+        fewer = -(-seeds // (MAX_RUN_FILES // points))
+        raise StudyError(
+            f"{self.file}: seeds_per_job: {points} points x {batches} seed batches ({seeds} seeds, "
+            f"{per} per job) = {points * batches} run files, above the limit of {MAX_RUN_FILES} run files "
+            f"per study; allowed values: points x ceil(seeds / seeds_per_job) <= {MAX_RUN_FILES}. "
+            f"Raise seeds_per_job (e.g. seeds_per_job: {fewer}) or lower seeds")
 
     def _excluded(self, values: dict) -> bool:
         return any(all(values.get(k) == v for k, v in e.items()) for e in self.exclude)
@@ -231,6 +256,7 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
         raise StudyError(f"{path}: grid/grids: give exactly one of them ({'both are' if 'grid' in doc else 'neither is'} "
                          "there); allowed keys: grid (one cartesian product of lists) or grids (a list of such "
                          "products whose points are all run)")
+    _check_size_early(path, doc)
     algorithms = user_algorithms(path, doc)
     schema = load_schema(algorithms)
     _check_finite(path, doc, schema)
@@ -259,11 +285,30 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
         description=doc.get("description", ""),
         max_runs=doc.get("max_runs", Study.max_runs),
         run_time_limit=float(doc.get("run_time_limit", Study.run_time_limit)),
+        max_packets_per_run=doc.get("max_packets_per_run", Study.max_packets_per_run),
         algorithms=algorithms,
     )
     study.check_runs(1)
     _check_semantics(study)
     return study
+
+
+def _check_size_early(path, doc: dict) -> None:
+    """The run-count limits, from the document's grid shapes, before the schema check (whose uniqueItems
+    compares every pair of a list's values: minutes for a 10^4-value list); a malformed grid is left to it."""
+    grids = doc.get("grids") if "grids" in doc else [doc.get("grid")]
+    if not (isinstance(grids, list) and grids and all(isinstance(g, dict) and g for g in grids)
+            and all(isinstance(v, list) for g in grids for v in g.values())):
+        return
+    sizes = {k: doc.get(k) for k in ("seeds", "seeds_per_job", "max_runs")}
+    declared = json.loads(SCHEMA_PATH.read_text())["properties"]
+    if not all(v is None or (isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= declared[k]["maximum"])
+               for k, v in sizes.items()):
+        return                        # the schema check names the key and its range
+    draft = Study(name="", paper="", title="", model="", grid={}, fixed={}, file=Path(path), grids=grids,
+                  seeds=sizes["seeds"], seeds_per_job=sizes["seeds_per_job"],
+                  max_runs=sizes["max_runs"] or Study.max_runs)
+    draft.check_runs(1)
 
 
 def _values(doc: dict):
@@ -387,6 +432,7 @@ def _check_semantics(s: Study) -> None:
     if s.model != "mm1":
         from simulator.point_checks import check_network_points   # it imports this module's StudyError
         check_network_points(s)
+        check_run_cost(s)
         return
 
     _, algos = _registry()
@@ -409,3 +455,4 @@ def _check_semantics(s: Study) -> None:
             raise StudyError(f"{f}: {problem}")
     if not s.points():
         raise StudyError(f"{f}: exclude: removes every grid point; nothing would run")
+    check_run_cost(s)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import yaml
 
-from simulator.safe_yaml import load_own
+from simulator.safe_yaml import load_own, load_user
 from simulator.schema_messages import schema_message
-from simulator.study import StudyError, _Loader, load_study, nearest, read_yaml_mapping
+from simulator.study import StudyError, load_study, nearest, read_yaml_mapping
 
 
 CONFIG_SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
@@ -186,7 +186,7 @@ def _model_of(study_file: Path) -> str:
 def is_config_file(path) -> bool:
     """A workflow config (top-level `studies:`/`profiles:` and no `study:`) rather than a study file."""
     try:
-        doc = yaml.load(Path(path).read_text(), Loader=_Loader)
+        doc = load_user(Path(path).read_text())
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return Path(path).name.startswith("config")
     if isinstance(doc, dict):

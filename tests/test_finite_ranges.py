@@ -114,3 +114,42 @@ def test_config_file_with_a_key_twice_is_rejected():
         t.write("studies: [mm1_lambda]\nprofile: default\nprofile: paper\n")
     assert "key 'profile' appears twice" in config_file_error(t.name)
     Path(t.name).unlink()
+
+
+# a key that is not a name, and nesting deep enough to overflow PyYAML's recursion (a traceback before)
+DEEP_MAPPINGS = "x:\n" + "".join(" " * i + "a:\n" for i in range(1, 2001))   # 100,000 levels: a 5 GB file
+YAML_SHAPES = {
+    "complex_list_key": ("? [a, b]\n: 1\n", "line 1: a list is used as a key (a `?` complex key); allowed keys: names"),
+    "complex_mapping_key": ("x: {? {a: 1} : 2}\n", "line 1: a mapping is used as a key"),
+    "number_key_top_level": ("1: x\n", "line 1: key '1' reads as a number, not a name; allowed keys: names (strings)"),
+    "number_key_in_grid": ("algorithm: [reno]}", "algorithm: [reno], 5: [1]}", "line 5: key '5' reads as a number"),
+    "bool_key_in_fixed": ("fixed: {", "fixed: {on: 3, ", "line 6: key 'on' reads as true/false, not a name"),
+    "null_key_in_algorithms": ("algorithms:\n  ~: x.py:X\n", "line 2: key '~' reads as null, not a name"),
+    "deep_flow_lists": ("x: " + "[" * 100_000 + "\n", "more than 50 levels of lists and mappings"),
+    "deep_flow_mappings": ("x: " + "{a: " * 100_000 + "\n", "more than 50 levels of lists and mappings"),
+    "deep_block_lists": ("x:\n" + "- " * 100_000 + "y\n", "more than 50 levels of lists and mappings"),
+    "deep_indented_mappings": (DEEP_MAPPINGS, "more than 50 levels of lists and mappings inside one another (line 50)"),
+}
+
+
+@pytest.mark.parametrize("case", list(YAML_SHAPES))
+def test_yaml_keys_that_are_not_names_and_deep_nesting_name_the_file(tmp_path, case):
+    *change, expected = YAML_SHAPES[case]
+    study = "study: h\n" + mm1_study()
+    f = tmp_path / "h.yaml"
+    f.write_text(study.replace(*change) if len(change) == 2 else change[0] + study)   # (old, new) or a first line
+    with pytest.raises(StudyError) as e:
+        load_study(f)
+    assert str(e.value).startswith(f"{f}: not valid YAML: ") and expected in str(e.value), str(e.value)
+    r = subprocess.run([sys.executable, "-m", "simulator", "validate", str(f)], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.count(str(f)) == 1, r.stderr
+
+
+@pytest.mark.parametrize("case", ["complex_list_key", "number_key_top_level", "deep_flow_lists"])
+def test_config_file_keys_and_nesting_name_the_file(tmp_path, case):
+    from simulator.workflow_config import config_file_error
+
+    f = tmp_path / "config.yaml"
+    f.write_text(YAML_SHAPES[case][0] + "studies: [mm1_lambda]\nprofile: default\n")
+    assert config_file_error(f).startswith(f"{f}: not valid YAML: ")
+    assert YAML_SHAPES[case][1] in config_file_error(f)

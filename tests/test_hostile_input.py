@@ -179,6 +179,16 @@ CASES = {
     "config_duplicate_key": (config_case(text=CONFIG_TEXT + "profile: paper\n"), ["key 'profile' appears twice", "lines"]),
     "config_alias_bomb": (config_case(text=ALIAS_BOMB.replace("study: mm1_lambda", "studies: [mm1_lambda]")),
                           ["alias"]),
+    # keys that are not names, nesting deeper than 50 levels (PyYAML's recursion ended in a traceback)
+    "study_list_as_key": (study_case(text="? [a, b]\n: 1\n" + STUDY_TEXT),
+                          ["line 1: a list is used as a key", "allowed keys: names (strings)"]),
+    "study_number_key_in_grid": (study_case(text=re.sub(r"^(grid:.*)$", r"\1\n  5: [1]", STUDY_TEXT, count=1, flags=re.M)),
+                                 ["key '5' reads as a number, not a name", "allowed keys: names (strings)"]),
+    "study_deep_nesting": (study_case(text="study: mm1_lambda\nx: " + "[" * 100_000 + "\n"),
+                           ["more than 50 levels of lists and mappings", "allowed: at most 50 levels"]),
+    "config_mapping_as_key": (config_case(text="x: {? {a: 1} : 2}\n" + CONFIG_TEXT), ["a mapping is used as a key"]),
+    "config_deep_nesting": (config_case(text="x: " + "{a: " * 100_000 + "\n" + CONFIG_TEXT),
+                            ["more than 50 levels of lists and mappings"]),
     # ---- size and memory
     "grid_too_big": (study_case(setkey("grid", value={"variant": ["standard"], "algorithm": ["reno"],
                                                       **{k: list(range(1, 11)) for k in ("lambda", "mu", "N")},
@@ -195,6 +205,13 @@ CASES = {
                                                 rel=MN_STUDY), ["flows", "allowed values: flows x duration"]),
     "dumbbell_sample_interval_tiny": (study_case(setkey("fixed", "sample_interval", value=0.0001), rel=MN_STUDY),
                                       ["fixed.sample_interval", "0.0001", ">= 0.001"]),
+    "dumbbell_run_too_long": (study_case(lambda d: d["fixed"].update(flows=100, bottleneck_mbps=100000, access_gbps=1000,
+                                                                     duration=10000, sample_interval=1), rel=MN_STUDY),
+                              ["point 'algorithm~", "packets (data + ACK)", "above max_packets_per_run 1e+10",
+                               "add `max_packets_per_run: "]),
+    "seeds_one_per_job_too_many_files": (study_case(lambda d: d.update(seeds=100000, seeds_per_job=1, max_runs=10**8)),
+                                         ["seeds_per_job: 12 points x 100000 seed batches", "run files, above the "
+                                          "limit of 10000 run files per study", "Raise seeds_per_job"]),
     "ns2_flows_absurd": (study_case(setkey("fixed", "flows", value=10**6), rel=NS2_STUDY), ["fixed.flows", "<= "]),
     # ---- other models: exclude, names, non-finite numbers
     "dumbbell_exclude_typo": (study_case(setkey("exclude", value=[{"algoritm": "bbr"}]), rel=MN_STUDY),

@@ -14,9 +14,11 @@ try:  # every suite study checked at parse time, like the enabled studies (commo
     SUITE_FOLDERS = " ".join(shlex.quote(f"--algorithm-folder={f}") for f in config.get("algorithm_folders") or []
                              if SUITE_EXTRA)
     SUITE_STUDIES = {p.stem: load_suite_study(p, SUITE_ALGORITHMS, SUITE_EXTRA) for p in sorted(SUITE_DIR.glob("*.yaml"))}
+    SUITE_SEEDS = SUITE["seeds"]
+    for _suite_study in SUITE_STUDIES.values():   # runs and run files counted before any list of them is made
+        _suite_study.check_runs(SUITE_SEEDS)
 except StudyError as e:
     raise WorkflowError(f"invalid suite study:\n{e}") from None
-SUITE_SEEDS = SUITE["seeds"]
 
 
 SUITE_TABLES = [f"results/suite/tables/{n}.csv" for n in SUITE_STUDIES]
