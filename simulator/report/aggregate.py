@@ -33,7 +33,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtrit   # Student t quantile (what scipy.stats.t.ppf calls), without scipy.stats' import cost
 
+from simulator import run_records
 from simulator.report.io import write_atomic
+from simulator.run_records import RunFileError  # noqa: F401  (raised here; callers catch it from this module)
 
 STAT_COLUMNS = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", "run_min", "run_max"]
 NOT_PARAMS = {"trace"}  # recording switches, not model parameters
@@ -42,10 +44,6 @@ BOUNDED = {"jain": (0.0, 1.0), "plr": (0.0, 1.0), "loss_drop_ratio": (0.0, 1.0)}
 
 
 RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
-
-
-class RunFileError(ValueError):
-    """A run file does not hold what its name says; the message names the file and line."""
 
 
 def seeds_in_name(f) -> list[int] | None:
@@ -57,24 +55,33 @@ def seeds_in_name(f) -> list[int] | None:
     return list(range(int(a), int(b or a) + 1))
 
 
+def place_in_path(f) -> tuple[str, str] | None:
+    """(study, point path) that a run file's path gives: results/runs/<study>/<key~value/...>/seeds~A-B.jsonl
+    (the suite's too); None for a file kept elsewhere (no key~value folders above it)."""
+    parts = Path(f).parent.parts
+    n = len(parts)
+    while n > 0 and "~" in parts[n - 1]:
+        n -= 1
+    if n == len(parts) or n == 0:
+        return None
+    return parts[n - 1], "/".join(parts[n:])
+
+
 def read_run_file(f) -> list[dict]:
-    """The records of one run file, each line valid JSON with RECORD_KEYS, and exactly the seeds its
-    name gives (a file cut short by a crash or an edit is refused, not aggregated with a smaller n)."""
-    records = []
-    with open(f) as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RunFileError(f"{f}: line {lineno}: not valid JSON ({e.msg}); the file is damaged: "
-                                   "delete it and rerun snakemake to regenerate it") from None
-            missing = [k for k in RECORD_KEYS if not isinstance(rec, dict) or k not in rec]
-            if missing:
-                raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
-                                   f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
-            records.append(rec)
+    """The records of one run file, each line's seal verified (simulator/run_records.py), each with RECORD_KEYS
+    and the study and point its path gives, and exactly the seeds its name gives (a file cut short by a crash or
+    an edit is refused, not aggregated with a smaller n)."""
+    records, place = [], place_in_path(f)
+    for lineno, rec in enumerate(run_records.read(f), start=1):
+        missing = [k for k in RECORD_KEYS if k not in rec]
+        if missing:
+            raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
+                               f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
+        if place and (rec["study"], rec["point_path"]) != place:
+            raise RunFileError(f"{f}: line {lineno}: a record of study {rec['study']}, point {rec['point_path']}, "
+                               f"in the run file of study {place[0]}, point {place[1]}: a record moved from another "
+                               "file; delete the file and rerun snakemake to regenerate it")
+        records.append(rec)
     expected, got = seeds_in_name(f), [r["seed"] for r in records]
     if expected is not None and sorted(got) != expected:
         raise RunFileError(f"{f}: holds seeds {got} but its name says {expected[0]}-{expected[-1]} "
@@ -210,9 +217,14 @@ def run_files_by_point(records_of_files) -> dict:
     return by_point
 
 
-def provenance(records, by_file, study_file=None) -> dict:
+def file_sha256(f) -> str:
+    with open(f, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def provenance(records, by_file, study_file=None, sha256_of=None) -> dict:
     """What the table was made from: study file, simulator versions, commits, points, seeds, run files
-    (by_file: run_files_by_point)."""
+    (by_file: run_files_by_point) and, given `sha256_of` ({run file: sha256}), each point's files' sha256."""
     prov = [r.get("provenance", {}) for r in records]
     first = records[0] if records else {}
     out = {
@@ -234,6 +246,9 @@ def provenance(records, by_file, study_file=None) -> dict:
          "run_files": sorted(set(by_file.get(path, [])))}
         for path, recs in group_by_point(records).items()
     ]
+    if sha256_of is not None:     # which bytes the table was made from: a run file changed since differs here
+        for p in out["points"]:
+            p["run_file_sha256"] = {f: sha256_of[f] for f in p["run_files"]}
     return out
 
 
@@ -245,10 +260,12 @@ def main(smk) -> None:
     """One study's run files, read once: its table and provenance record, and its trace table if the rule
     has a `traces` output (rule aggregate_with_traces); kind "traces" writes the trace table alone."""
     records_of_files = [(f, read_run_file(f)) for f in smk.input.runs]
+    for f, recs in records_of_files:
+        for lineno, r in enumerate(recs, start=1):
+            if r["study"] != smk.wildcards.study:
+                raise RunFileError(f"{f}: line {lineno}: a record of study {r['study']} among the run files of "
+                                   f"study {smk.wildcards.study}: delete the file and rerun snakemake")
     records = [r for _, recs in records_of_files for r in recs]
-    bad = {r["study"] for r in records} - {smk.wildcards.study}
-    if bad:
-        raise ValueError(f"runs of other studies among the inputs: {sorted(bad)}")
     if smk.params.kind == "traces":
         df = traces(records, smk.params.n_seeds)
         write_csv_atomic(df, smk.output[0])
@@ -257,7 +274,8 @@ def main(smk) -> None:
     df = table(records)
     write_csv_atomic(df, smk.output[0])
     if "provenance" in smk.output.keys():
-        prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None))
+        prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None),
+                          {str(f): file_sha256(f) for f, _ in records_of_files})
         text = json.dumps(prov, indent=1, sort_keys=True) + "\n"
         write_atomic(Path(smk.output.provenance), lambda tmp: Path(tmp).write_text(text))
     print(f"{smk.output[0]}: {len(df)} rows from {len(records)} runs", file=sys.stderr)

@@ -1,8 +1,9 @@
 # All seed batches of a study -> one long-format table with its provenance record, and for trace studies
 # its trace table, from one reading of the run files (a trace study's records hold every trace: reading
 # them twice, once per table, was most of the cost). The work is simulator/report/aggregate.py: editing it
-# reruns these rules.
-AGGREGATE_CODE = ["simulator/report/aggregate.py", "simulator/report/io.py"]
+# reruns these rules. Outputs are update(): Snakemake keeps the previous table, provenance and traces while the
+# job runs and puts them back if it fails (a refused run file, simulator/run_records.py), instead of deleting them.
+AGGREGATE_CODE = ["simulator/report/aggregate.py", "simulator/report/io.py", "simulator/run_records.py"]
 TRACE_STUDIES = [name for name, s in STUDIES.items() if s.trace]
 PLAIN_STUDIES = [name for name in STUDIES if name not in TRACE_STUDIES]
 
@@ -12,8 +13,8 @@ rule aggregate:
         runs=lambda wildcards: get_run_files(wildcards.study),
         code=AGGREGATE_CODE,
     output:
-        table="results/tables/{study}.csv",
-        provenance="results/tables/{study}.provenance.json",
+        table=update("results/tables/{study}.csv"),
+        provenance=update("results/tables/{study}.provenance.json"),
     wildcard_constraints:
         study="|".join(map(re.escape, PLAIN_STUDIES)) or "(?!)",
     params:
@@ -29,9 +30,9 @@ rule aggregate:
 
 use rule aggregate as aggregate_with_traces with:
     output:
-        table="results/tables/{study}.csv",
-        provenance="results/tables/{study}.provenance.json",
-        traces="results/traces/{study}.csv",
+        table=update("results/tables/{study}.csv"),
+        provenance=update("results/tables/{study}.provenance.json"),
+        traces=update("results/traces/{study}.csv"),
     wildcard_constraints:
         study="|".join(map(re.escape, TRACE_STUDIES)) or "(?!)",
     params:

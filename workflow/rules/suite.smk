@@ -63,6 +63,7 @@ for _study in SUITE_STUDIES:
                 python=PYTHON,
                 under=lambda wildcards, output: str(Path(output[0]).parents[-5]),   # results/suite/runs/<study>
                 simulator_version=simulator.__version__,
+                run_format=RUN_FORMAT,      # run files of another format rerun (simulator/run_records.py)
             log:
                 f"results/logs/suite/simulate/{_study}/job~{_job}.log",
             conda:
@@ -76,8 +77,8 @@ rule suite_aggregate:
         runs=lambda w: get_suite_run_files(w.study),
         code=AGGREGATE_CODE,
     output:
-        table="results/suite/tables/{study}.csv",
-        provenance="results/suite/tables/{study}.provenance.json",
+        table=update("results/suite/tables/{study}.csv"),      # kept if the job fails (aggregate.smk)
+        provenance=update("results/suite/tables/{study}.provenance.json"),
     wildcard_constraints:
         study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
     params:
@@ -96,7 +97,7 @@ rule suite_traces:
         runs=lambda w: get_suite_run_files(w.study),
         code=AGGREGATE_CODE,
     output:
-        "results/suite/traces/{study}.csv",
+        update("results/suite/traces/{study}.csv"),
     wildcard_constraints:
         study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
     params:
