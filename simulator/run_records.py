@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 SEAL = "sha256"
 # The run file format, a parameter of every rule that writes run files: results of a checkout whose run files
@@ -83,11 +84,101 @@ def _opens_with_seal(line: bytes, want: str) -> bool:
     return h.hexdigest() == want
 
 
-def read(path) -> list[dict]:
-    """Every record of a JSON-lines file, each line verified (blank lines skipped)."""
-    records = []
+def records_of(path):
+    """(line number, record) of every line of a JSON-lines file, each verified (blank lines skipped)."""
     with open(path, "rb") as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.isspace():
-                records.append(verify(line, path, lineno))
+                yield lineno, verify(line, path, lineno)
+
+
+def read(path) -> list[dict]:
+    """Every record of a JSON-lines file, each line verified."""
+    return [rec for _, rec in records_of(path)]
+
+
+# --------------------------------------------------------------------------- run files
+RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
+
+
+def seeds_in_name(f) -> list[int] | None:
+    """seeds~3-5.jsonl -> [3, 4, 5]; None for a name without a seed range."""
+    stem = Path(f).name.removesuffix(".jsonl")
+    if not stem.startswith("seeds~"):
+        return None
+    a, _, b = stem.removeprefix("seeds~").partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
+def place_in_path(f) -> tuple[str, str] | None:
+    """(study, point path) that a run file's path gives: results/runs/<study>/<key~value/...>/seeds~A-B.jsonl
+    (the suite's too); None for a file kept elsewhere (no key~value folders above it)."""
+    parts = Path(f).parent.parts
+    n = len(parts)
+    while n > 0 and "~" in parts[n - 1]:
+        n -= 1
+    if n == len(parts) or n == 0:
+        return None
+    return parts[n - 1], "/".join(parts[n:])
+
+
+def read_run_file(f) -> list[dict]:
+    """The records of one run file, each line's seal verified, each with RECORD_KEYS
+    and the study and point its path gives, and exactly the seeds its name gives (a file cut short by a crash or
+    an edit is refused, not aggregated with a smaller n)."""
+    records, place = [], place_in_path(f)
+    for lineno, rec in records_of(f):
+        missing = [k for k in RECORD_KEYS if k not in rec]
+        if missing:
+            raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
+                               f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
+        if place and (rec["study"], rec["point_path"]) != place:
+            raise RunFileError(f"{f}: line {lineno}: a record of study {rec['study']}, point {rec['point_path']}, "
+                               f"in the run file of study {place[0]}, point {place[1]}: a record moved from another "
+                               "file; delete the file and rerun snakemake to regenerate it")
+        records.append(rec)
+    expected, got = seeds_in_name(f), [r["seed"] for r in records]
+    if expected is not None and sorted(got) != expected:
+        raise RunFileError(f"{f}: holds seeds {got} but its name says {expected[0]}-{expected[-1]} "
+                           f"({len(expected)} records): delete it and rerun snakemake to regenerate it")
     return records
+
+
+# --------------------------------------------------------------------------- the workflow's check
+def check(files, manifest, log) -> int:
+    """Read every run file as aggregation will; write `manifest` (`sha256  file` a line, as sha256sum writes) only
+    if all hold, else the refusal to `log` and, as one line naming the log, to stderr. A rule of its own before a
+    study's aggregation: a refused run file stops the build before the aggregate job starts, so Snakemake never
+    deletes the study's previous table, and the check fails again on the next run until the file is fixed."""
+    import sys
+
+    try:
+        lines = []
+        for f in files:
+            read_run_file(f)
+            with open(f, "rb") as fh:
+                lines.append(f"{hashlib.file_digest(fh, 'sha256').hexdigest()}  {f}\n")
+    except (RunFileError, OSError) as e:
+        Path(log).write_text(f"{e}\n")
+        print(f"{e} (log: {log})", file=sys.stderr)
+        return 1
+    tmp = Path(manifest).with_name(Path(manifest).name + ".tmp")
+    tmp.write_text("".join(lines))
+    tmp.replace(manifest)
+    Path(log).write_text(f"{len(files)} run files verified\n")
+    return 0
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Verify run files (seals, study, point, seeds); write their sha256 list.")
+    ap.add_argument("files", nargs="*", help="run files, <study>/<point path>/seeds~A-B.jsonl")
+    ap.add_argument("--manifest", required=True, help="sha256 list to write if every file holds")
+    ap.add_argument("--log", required=True, help="where the refusal is written")
+    a = ap.parse_args(argv)
+    return check(a.files, a.manifest, a.log)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -33,60 +33,13 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtrit   # Student t quantile (what scipy.stats.t.ppf calls), without scipy.stats' import cost
 
-from simulator import run_records
 from simulator.report.io import write_atomic
-from simulator.run_records import RunFileError  # noqa: F401  (raised here; callers catch it from this module)
+from simulator.run_records import RunFileError, read_run_file, seeds_in_name  # noqa: F401  (used by callers too)
 
 STAT_COLUMNS = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", "run_min", "run_max"]
 NOT_PARAMS = {"trace"}  # recording switches, not model parameters
 # metric -> (lower, upper) bound of every value it can take: its CI stays inside (bounded_ci)
 BOUNDED = {"jain": (0.0, 1.0), "plr": (0.0, 1.0), "loss_drop_ratio": (0.0, 1.0)}
-
-
-RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
-
-
-def seeds_in_name(f) -> list[int] | None:
-    """seeds~3-5.jsonl -> [3, 4, 5]; None for a name without a seed range."""
-    stem = Path(f).name.removesuffix(".jsonl")
-    if not stem.startswith("seeds~"):
-        return None
-    a, _, b = stem.removeprefix("seeds~").partition("-")
-    return list(range(int(a), int(b or a) + 1))
-
-
-def place_in_path(f) -> tuple[str, str] | None:
-    """(study, point path) that a run file's path gives: results/runs/<study>/<key~value/...>/seeds~A-B.jsonl
-    (the suite's too); None for a file kept elsewhere (no key~value folders above it)."""
-    parts = Path(f).parent.parts
-    n = len(parts)
-    while n > 0 and "~" in parts[n - 1]:
-        n -= 1
-    if n == len(parts) or n == 0:
-        return None
-    return parts[n - 1], "/".join(parts[n:])
-
-
-def read_run_file(f) -> list[dict]:
-    """The records of one run file, each line's seal verified (simulator/run_records.py), each with RECORD_KEYS
-    and the study and point its path gives, and exactly the seeds its name gives (a file cut short by a crash or
-    an edit is refused, not aggregated with a smaller n)."""
-    records, place = [], place_in_path(f)
-    for lineno, rec in enumerate(run_records.read(f), start=1):
-        missing = [k for k in RECORD_KEYS if k not in rec]
-        if missing:
-            raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
-                               f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
-        if place and (rec["study"], rec["point_path"]) != place:
-            raise RunFileError(f"{f}: line {lineno}: a record of study {rec['study']}, point {rec['point_path']}, "
-                               f"in the run file of study {place[0]}, point {place[1]}: a record moved from another "
-                               "file; delete the file and rerun snakemake to regenerate it")
-        records.append(rec)
-    expected, got = seeds_in_name(f), [r["seed"] for r in records]
-    if expected is not None and sorted(got) != expected:
-        raise RunFileError(f"{f}: holds seeds {got} but its name says {expected[0]}-{expected[-1]} "
-                           f"({len(expected)} records): delete it and rerun snakemake to regenerate it")
-    return records
 
 
 def read_records(files) -> list[dict]:

@@ -72,13 +72,27 @@ for _study in SUITE_STUDIES:
                 "{params.python:q} -m simulator runs {input:q} --under {params.under:q} {output:q} > {log:q} 2>&1"
 
 
+use rule verify_runs as suite_verify_runs with:
+    # the run files checked before the suite's tables are made from them (aggregate.smk)
+    input:
+        runs=lambda w: get_suite_run_files(w.study),
+        code="simulator/run_records.py",
+    output:
+        "results/suite/runs/{study}.sha256",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    log:
+        "results/logs/suite/verify_runs/{study}.log",
+
+
 rule suite_aggregate:
     input:
         runs=lambda w: get_suite_run_files(w.study),
+        verified="results/suite/runs/{study}.sha256",
         code=AGGREGATE_CODE,
     output:
-        table=update("results/suite/tables/{study}.csv"),      # kept if the job fails (aggregate.smk)
-        provenance=update("results/suite/tables/{study}.provenance.json"),
+        table="results/suite/tables/{study}.csv",
+        provenance="results/suite/tables/{study}.provenance.json",
     wildcard_constraints:
         study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
     params:
@@ -95,9 +109,10 @@ rule suite_aggregate:
 rule suite_traces:
     input:
         runs=lambda w: get_suite_run_files(w.study),
+        verified="results/suite/runs/{study}.sha256",
         code=AGGREGATE_CODE,
     output:
-        update("results/suite/traces/{study}.csv"),
+        "results/suite/traces/{study}.csv",
     wildcard_constraints:
         study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
     params:

@@ -1,7 +1,6 @@
 """Snakemake entry point of rules aggregate, aggregate_with_traces and the suite's aggregate rules:
-simulator/report/aggregate.py does the work. A failure goes to the rule's log with its traceback and to the
-console as one line naming the log; the rule's outputs are update()-flagged, so Snakemake puts the previous
-table and provenance back (a refused run file never costs the last good table)."""
+simulator/report/aggregate.py does the work (rule verify_runs has checked the run files before). A failure goes
+to the rule's log with its traceback and to the console as one line naming the log."""
 import sys
 import traceback
 
