@@ -97,6 +97,29 @@ def read(path) -> list[dict]:
     return [rec for _, rec in records_of(path)]
 
 
+def heads_of(path):
+    """(line number, record up to its metrics) of every line, each verified: what checking a run file needs,
+    without decoding its metrics and traces (most of the time of reading a trace study). A line whose seal opens
+    it and matches is what the simulator wrote, so its bytes before `,"metrics":` (a key: a quote inside a JSON
+    string is escaped) are the record's study, paper, point, params and seed; any other line is read whole."""
+    with open(path, "rb") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.isspace():
+                yield lineno, _head(line) or verify(line, path, lineno)
+
+
+def _head(line: bytes) -> dict | None:
+    want = line[len(_HEAD):_BODY_AT - 2].decode("ascii", "replace")
+    cut = line.find(b',"metrics":')
+    if cut < 0 or not _opens_with_seal(line, want):
+        return None
+    try:
+        head = json.loads(line[:cut] + b"}")
+    except ValueError:
+        return None
+    return {**head, "metrics": None} if isinstance(head, dict) else None
+
+
 # --------------------------------------------------------------------------- run files
 RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
 
@@ -122,12 +145,12 @@ def place_in_path(f) -> tuple[str, str] | None:
     return parts[n - 1], "/".join(parts[n:])
 
 
-def read_run_file(f) -> list[dict]:
-    """The records of one run file, each line's seal verified, each with RECORD_KEYS
-    and the study and point its path gives, and exactly the seeds its name gives (a file cut short by a crash or
-    an edit is refused, not aggregated with a smaller n)."""
+def read_run_file(f, whole=True) -> list[dict]:
+    """The records of one run file, each line's seal verified, each with RECORD_KEYS and the study and point its
+    path gives, and exactly the seeds its name gives (a file cut short by a crash or an edit is refused, not
+    aggregated with a smaller n). whole=False: the same checks, returning each record up to its metrics (heads_of)."""
     records, place = [], place_in_path(f)
-    for lineno, rec in records_of(f):
+    for lineno, rec in (records_of(f) if whole else heads_of(f)):
         missing = [k for k in RECORD_KEYS if k not in rec]
         if missing:
             raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
@@ -155,7 +178,7 @@ def check(files, manifest, log) -> int:
     try:
         lines = []
         for f in files:
-            read_run_file(f)
+            read_run_file(f, whole=False)
             with open(f, "rb") as fh:
                 lines.append(f"{hashlib.file_digest(fh, 'sha256').hexdigest()}  {f}\n")
     except (RunFileError, OSError) as e:

@@ -4,7 +4,7 @@ refused run file stops the workflow before the aggregate job, with the previous 
 import hashlib
 import json
 import math
-import shutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,9 +62,23 @@ def times_ten(rec):
 ], ids=["metric_x10", "nan_typed_in", "forged_git_commit", "forged_simulator_version"])
 def test_an_edited_record_is_refused_naming_file_and_line(sealed, tmp_path, change):
     f = edited(sealed, tmp_path, change)
-    with pytest.raises(RunFileError, match=rf"^{f}: line 2: the record does not match its sha256 seal: .*delete it "
-                                           "and rerun snakemake"):
+    message = rf"^{f}: line 2: the record does not match its sha256 seal: .*delete it and rerun snakemake"
+    with pytest.raises(RunFileError, match=message):
         read_records([f])
+    refused_by_the_workflows_check(f, tmp_path, message)
+
+
+def refused_by_the_workflows_check(f, tmp_path, message):
+    """Rule verify_runs' check (which reads records only up to their metrics) refuses it too, writing no manifest."""
+    manifest, log = tmp_path / "m.sha256", tmp_path / "v.log"
+    assert run_records.check([f], manifest, log) == 1
+    assert re.match(message, log.read_text()) and not manifest.exists()
+
+
+def test_the_workflows_check_lists_the_sha256_of_good_files(sealed, tmp_path):
+    manifest = tmp_path / "m.sha256"
+    assert run_records.check([sealed], manifest, tmp_path / "v.log") == 0
+    assert manifest.read_text() == f"{hashlib.sha256(sealed.read_bytes()).hexdigest()}  {sealed}\n"
 
 
 def test_a_nan_the_simulator_wrote_is_covered_by_the_seal(tmp_path):
@@ -77,9 +91,11 @@ def test_a_nan_the_simulator_wrote_is_covered_by_the_seal(tmp_path):
 
 def test_a_record_of_another_point_is_refused_naming_the_file(sealed, tmp_path):
     f = edited(sealed, tmp_path, lambda rec: None, where=OTHER)       # the file moved under another point's folder
-    with pytest.raises(RunFileError, match=rf"^{f}: line 1: a record of study mm1_lambda, point {POINT}, in the run "
-                                           f"file of study mm1_lambda, point {OTHER}"):
+    message = rf"^{f}: line 1: a record of study mm1_lambda, point {POINT}, in the run file of study mm1_lambda, " \
+              rf"point {OTHER}"
+    with pytest.raises(RunFileError, match=message):
         read_records([f])
+    refused_by_the_workflows_check(f, tmp_path, message)
 
 
 def test_a_record_without_a_seal_is_refused_with_what_to_do(sealed, tmp_path):
