@@ -194,3 +194,17 @@ def test_a_refused_run_file_stops_the_build_and_keeps_the_last_table(built, dama
         run_file.write_bytes(good)
     r = snakemake(built, "--cores", "2", TABLE, "--configfile", TEST_CONFIG, timeout=300)
     assert r.returncode == 0 and {p: p.read_bytes() for p in outputs} == before, r.stderr[-3000:]
+
+
+def test_every_reader_of_run_files_in_the_workflow_waits_for_their_check(tmp_path):
+    """The suite's tables and traces and a paper study's table each need their run files' verify_runs job."""
+    repo = copy_repo(tmp_path)
+    r = snakemake(repo, "-n", "results/suite/tables/suite_access.csv", "results/suite/traces/suite_access.csv",
+                  "results/tables/mm1_K.csv", "--configfile", TEST_CONFIG, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    stats = r.stdout.split("Job stats:")[1].split("total")[0]
+    counts = dict(line.split() for line in stats.splitlines()[3:] if line.strip())
+    assert {k: counts.get(k) for k in ("verify_runs", "aggregate", "suite_verify_runs", "suite_aggregate",
+                                       "suite_traces")} == dict.fromkeys(
+        ("verify_runs", "aggregate", "suite_verify_runs", "suite_aggregate", "suite_traces"), "1"), stats
+    assert "results/runs/mm1_K.sha256" in r.stdout and "results/suite/runs/suite_access.sha256" in r.stdout
