@@ -15,6 +15,11 @@ so `verify` reads reference/ns3/records.jsonl too.
 
 The line is written with the seal first, `{"sha256":"<hex>",<rest of the canonical JSON>`, so that
 checking it is one sha256 over the line's bytes, with no second serialisation of a long trace.
+
+A run file (<study>/<point path>/seeds~A-B.jsonl) must also hold records of the study and point its path
+names and exactly the seeds its name gives (read_run_file). `python -m simulator.run_records` is the
+workflow's check of a study's run files (rule verify_runs), run before the aggregate job so that a refused
+file stops the build without costing the study's last table.
 """
 from __future__ import annotations
 
