@@ -15,7 +15,8 @@ first `n_seeds` seeds of every point.
 
 Provenance (results/tables/<study>.provenance.json, next to the table): the study file and its
 sha256, the simulator version(s), git commit(s) and Python version(s) recorded by the runs, and per
-grid point its parameters, seeds and run files. No timestamps: the same runs give the same bytes.
+grid point its parameters, seeds, run files and each run file's sha256 (run_file_sha256). No timestamps:
+the same runs give the same bytes. Every record read is verified against its seal (simulator/run_records.py).
 
 Every file is written to a temporary name and renamed into place (os.replace), so a killed job
 never leaves a half-written table.
