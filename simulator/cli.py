@@ -141,7 +141,10 @@ def point_from_assignments(study: Study, assignments: list[str]) -> Point:
 
 
 def write_jsonl_atomic(records, out: Path) -> None:
-    """Write records, one JSON per line, to out via a temp file in the same directory."""
+    """Write records, one sealed JSON line each (simulator/run_records.py), to out via a temp file in the same
+    directory."""
+    from simulator.run_records import seal
+
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     umask = os.umask(0)
@@ -150,7 +153,7 @@ def write_jsonl_atomic(records, out: Path) -> None:
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
         with os.fdopen(fd, "w") as fh:
             for rec in records:
-                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                fh.write(seal(rec) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, out)

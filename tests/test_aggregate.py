@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from simulator import run_records
 from simulator.report import aggregate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ def jsonl_files(tmp_path):
     files = []
     for i, recs in enumerate([a[:3], a[3:], b]):
         f = tmp_path / f"{i}.jsonl"
-        f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+        f.write_text("".join(run_records.seal(r) + "\n" for r in recs))
         files.append(f)
     return files
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from simulator.report.aggregate import RunFileError, read_records
+from simulator.run_records import seal
 
 ROOT = Path(__file__).resolve().parents[1]
 POINT = "variant~standard/algorithm~reno/lambda~5"
@@ -48,7 +49,7 @@ def test_a_run_file_cut_mid_line_names_file_and_line(run_file, tmp_path):
 
 def test_a_record_without_its_fields_is_refused(tmp_path):
     f = tmp_path / "seeds~1-1.jsonl"
-    f.write_text(json.dumps({"seed": 1}) + "\n")
+    f.write_text(seal({"seed": 1}) + "\n")     # sealed, so the check of its keys is what refuses it
     with pytest.raises(RunFileError, match="line 1: run record lacks study, point_path, params, metrics"):
         read_records([f])
 

@@ -15,7 +15,8 @@ first `n_seeds` seeds of every point.
 
 Provenance (results/tables/<study>.provenance.json, next to the table): the study file and its
 sha256, the simulator version(s), git commit(s) and Python version(s) recorded by the runs, and per
-grid point its parameters, seeds and run files. No timestamps: the same runs give the same bytes.
+grid point its parameters, seeds, run files and each run file's sha256 (run_file_sha256). No timestamps:
+the same runs give the same bytes. Every record read is verified against its seal (simulator/run_records.py).
 
 Every file is written to a temporary name and renamed into place (os.replace), so a killed job
 never leaves a half-written table.
@@ -34,52 +35,12 @@ import pandas as pd
 from scipy.special import stdtrit   # Student t quantile (what scipy.stats.t.ppf calls), without scipy.stats' import cost
 
 from simulator.report.io import write_atomic
+from simulator.run_records import RunFileError, read_run_file, seeds_in_name  # noqa: F401  (used by callers too)
 
 STAT_COLUMNS = ["mean", "sd", "n", "ci_low", "ci_high", "run_p025", "run_p975", "run_min", "run_max"]
 NOT_PARAMS = {"trace"}  # recording switches, not model parameters
 # metric -> (lower, upper) bound of every value it can take: its CI stays inside (bounded_ci)
 BOUNDED = {"jain": (0.0, 1.0), "plr": (0.0, 1.0), "loss_drop_ratio": (0.0, 1.0)}
-
-
-RECORD_KEYS = ("study", "point_path", "params", "seed", "metrics")
-
-
-class RunFileError(ValueError):
-    """A run file does not hold what its name says; the message names the file and line."""
-
-
-def seeds_in_name(f) -> list[int] | None:
-    """seeds~3-5.jsonl -> [3, 4, 5]; None for a name without a seed range."""
-    stem = Path(f).name.removesuffix(".jsonl")
-    if not stem.startswith("seeds~"):
-        return None
-    a, _, b = stem.removeprefix("seeds~").partition("-")
-    return list(range(int(a), int(b or a) + 1))
-
-
-def read_run_file(f) -> list[dict]:
-    """The records of one run file, each line valid JSON with RECORD_KEYS, and exactly the seeds its
-    name gives (a file cut short by a crash or an edit is refused, not aggregated with a smaller n)."""
-    records = []
-    with open(f) as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RunFileError(f"{f}: line {lineno}: not valid JSON ({e.msg}); the file is damaged: "
-                                   "delete it and rerun snakemake to regenerate it") from None
-            missing = [k for k in RECORD_KEYS if not isinstance(rec, dict) or k not in rec]
-            if missing:
-                raise RunFileError(f"{f}: line {lineno}: run record lacks {', '.join(missing)}; expected keys "
-                                   f"{', '.join(RECORD_KEYS)}: delete the file and rerun snakemake")
-            records.append(rec)
-    expected, got = seeds_in_name(f), [r["seed"] for r in records]
-    if expected is not None and sorted(got) != expected:
-        raise RunFileError(f"{f}: holds seeds {got} but its name says {expected[0]}-{expected[-1]} "
-                           f"({len(expected)} records): delete it and rerun snakemake to regenerate it")
-    return records
 
 
 def read_records(files) -> list[dict]:
@@ -210,9 +171,14 @@ def run_files_by_point(records_of_files) -> dict:
     return by_point
 
 
-def provenance(records, by_file, study_file=None) -> dict:
+def file_sha256(f) -> str:
+    with open(f, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def provenance(records, by_file, study_file=None, sha256_of=None) -> dict:
     """What the table was made from: study file, simulator versions, commits, points, seeds, run files
-    (by_file: run_files_by_point)."""
+    (by_file: run_files_by_point) and, given `sha256_of` ({run file: sha256}), each point's files' sha256."""
     prov = [r.get("provenance", {}) for r in records]
     first = records[0] if records else {}
     out = {
@@ -234,6 +200,9 @@ def provenance(records, by_file, study_file=None) -> dict:
          "run_files": sorted(set(by_file.get(path, [])))}
         for path, recs in group_by_point(records).items()
     ]
+    if sha256_of is not None:     # which bytes the table was made from: a run file changed since differs here
+        for p in out["points"]:
+            p["run_file_sha256"] = {f: sha256_of[f] for f in p["run_files"]}
     return out
 
 
@@ -245,10 +214,12 @@ def main(smk) -> None:
     """One study's run files, read once: its table and provenance record, and its trace table if the rule
     has a `traces` output (rule aggregate_with_traces); kind "traces" writes the trace table alone."""
     records_of_files = [(f, read_run_file(f)) for f in smk.input.runs]
+    for f, recs in records_of_files:
+        for lineno, r in enumerate(recs, start=1):
+            if r["study"] != smk.wildcards.study:
+                raise RunFileError(f"{f}: line {lineno}: a record of study {r['study']} among the run files of "
+                                   f"study {smk.wildcards.study}: delete the file and rerun snakemake")
     records = [r for _, recs in records_of_files for r in recs]
-    bad = {r["study"] for r in records} - {smk.wildcards.study}
-    if bad:
-        raise ValueError(f"runs of other studies among the inputs: {sorted(bad)}")
     if smk.params.kind == "traces":
         df = traces(records, smk.params.n_seeds)
         write_csv_atomic(df, smk.output[0])
@@ -257,7 +228,8 @@ def main(smk) -> None:
     df = table(records)
     write_csv_atomic(df, smk.output[0])
     if "provenance" in smk.output.keys():
-        prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None))
+        prov = provenance(records, run_files_by_point(records_of_files), getattr(smk.params, "study_file", None),
+                          {str(f): file_sha256(f) for f, _ in records_of_files})
         text = json.dumps(prov, indent=1, sort_keys=True) + "\n"
         write_atomic(Path(smk.output.provenance), lambda tmp: Path(tmp).write_text(text))
     print(f"{smk.output[0]}: {len(df)} rows from {len(records)} runs", file=sys.stderr)

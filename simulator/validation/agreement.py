@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator import run_records
 from simulator.report import claim_rule
 
 METRICS = ("utilization_warm", "mean_rtt_ms", "jain", "retransmissions", "timeouts")
@@ -46,13 +47,13 @@ RTT_REL = 0.15              # bound on |ours - ns-3| / ns-3 mean RTT
 
 def records(files):
     """The run records of `files`: a .json file holds one (simulator/validation/run_cell.py), a .jsonl file one a
-    line (our side's parts, simulator/validation/ours_runs.py; ns-3's committed records, reference/ns3/)."""
+    line (our side's parts, simulator/validation/ours_runs.py; ns-3's committed records, reference/ns3/), each
+    line's sha256 seal verified (simulator/run_records.py: RunFileError naming file and line)."""
     for f in files:
-        text = Path(f).read_text()
         if str(f).endswith(".jsonl"):
-            yield from (json.loads(line) for line in text.splitlines() if line.strip())
+            yield from run_records.read(f)
         else:
-            yield json.loads(text)
+            yield json.loads(Path(f).read_text())
 
 
 def unfinished(files) -> list[dict]:
@@ -129,9 +130,13 @@ def main(argv=None):
     ap.add_argument("--runs", nargs="+", required=True, help="run records (simulator/validation/run_cell.py)")
     ap.add_argument("--out", required=True, help="CSV to write")
     a = ap.parse_args(argv)
-    table = agreement_table(read_runs(a.runs))
+    try:
+        table, stopped_runs = agreement_table(read_runs(a.runs)), unfinished(a.runs)
+    except run_records.RunFileError as e:
+        print(e, file=sys.stderr)
+        return 2
     stopped = {}
-    for r in unfinished(a.runs):
+    for r in stopped_runs:
         stopped.setdefault(r["cell"], []).append(f"seed {r['seed']}: {r['unfinished']}")
     table["ns3_unfinished"] = ["; ".join(stopped.get(c, [])) for c in table["cell"]]
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)

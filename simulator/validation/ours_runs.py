@@ -11,10 +11,10 @@ changes nothing in it.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from simulator.run_records import seal
 from simulator.study import StudyError
 from simulator.validation.ns3_reference import needed
 from simulator.validation.run_cell import record
@@ -40,7 +40,7 @@ def main(argv=None):
         print(e, file=sys.stderr)
         return 2
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+    Path(a.out).write_text("".join(seal(r) + "\n" for r in records))   # sealed: agreement.py verifies each line
     return 0
 
 

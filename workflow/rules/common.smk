@@ -13,6 +13,7 @@ from snakemake.utils import min_version, validate
 
 import simulator
 from simulator import registry
+from simulator.run_records import FORMAT as RUN_FORMAT
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
@@ -193,7 +194,8 @@ def get_job_params(study, files):
 VALIDATION_STUDY = config["validation_study"]
 VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
 # the ns-3 cells' code (the NS-2 records' modules, ns2_*.py, are validation.smk's own: editing them reruns no ns-3 cell)
-VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py") if not p.name.startswith("ns2_"))
+VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py") if not p.name.startswith("ns2_")) + [
+    "simulator/run_records.py"]
 NS3_RECORDS = str(Path(config["reference_dir"]) / "ns3" / "records.jsonl")
 VALIDATION_PARTS = 2      # jobs our side of the cells is shared over (a few seconds each)
 

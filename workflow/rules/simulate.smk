@@ -20,6 +20,7 @@ for _study in STUDIES:
                 points=get_job_params(_study, _files),
                 user_algorithms=get_user_algorithm_args(_study, _files),
                 simulator_version=simulator.__version__,
+                run_format=RUN_FORMAT,      # run files of another format rerun (simulator/run_records.py)
             log:
                 f"results/logs/simulate/{_study}/job~{_job}.log",
             conda:

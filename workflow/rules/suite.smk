@@ -70,6 +70,7 @@ for _study in SUITE_STUDIES:
                 under=lambda wildcards, output: str(Path(output[0]).parents[-5]),   # results/suite/runs/<study>
                 simulator_version=simulator.__version__,
                 folders=SUITE_FOLDERS,
+                run_format=RUN_FORMAT,      # run files of another format rerun (simulator/run_records.py)
             log:
                 f"results/logs/suite/simulate/{_study}/job~{_job}.log",
             conda:
@@ -79,9 +80,23 @@ for _study in SUITE_STUDIES:
                 " {output:q} > {log:q} 2>&1"
 
 
+use rule verify_runs as suite_verify_runs with:
+    # the run files checked before the suite's tables are made from them (aggregate.smk)
+    input:
+        runs=lambda w: get_suite_run_files(w.study),
+        code="simulator/run_records.py",
+    output:
+        "results/suite/runs/{study}.sha256",
+    wildcard_constraints:
+        study="|".join(map(re.escape, SUITE_STUDIES)) or "(?!)",
+    log:
+        "results/logs/suite/verify_runs/{study}.log",
+
+
 rule suite_aggregate:
     input:
         runs=lambda w: get_suite_run_files(w.study),
+        verified="results/suite/runs/{study}.sha256",
         code=AGGREGATE_CODE,
     output:
         table="results/suite/tables/{study}.csv",
@@ -102,6 +117,7 @@ rule suite_aggregate:
 rule suite_traces:
     input:
         runs=lambda w: get_suite_run_files(w.study),
+        verified="results/suite/runs/{study}.sha256",
         code=AGGREGATE_CODE,
     output:
         "results/suite/traces/{study}.csv",

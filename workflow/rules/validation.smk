@@ -33,6 +33,7 @@ rule validation_ours:
         python=PYTHON,
         parts=VALIDATION_PARTS,
         simulator_version=simulator.__version__,
+        run_format=RUN_FORMAT,      # run files of another format rerun (simulator/run_records.py)
     log:
         "results/logs/validation/ours_part~{part}.log",
     conda:
