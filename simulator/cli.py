@@ -60,9 +60,9 @@ def run_record(study: Study, point: Point, seed: int) -> dict:
     import simulator
     from simulator import registry
 
-    from simulator.run_budget import time_limit
+    from simulator.run_budget import seconds_for, time_limit
 
-    with time_limit(study.run_time_limit, f"{study.file}: point {point.path}, seed {seed}"):
+    with time_limit(seconds_for(study, point), f"{study.file}: point {point.path}, seed {seed}"):
         summary = simulator.run(dict(point.params), seed)
     rec = {
         "study": study.name,

@@ -3,7 +3,7 @@ stopped, naming the point, the seed and, when it was inside a user algorithm's h
 and the simulated time (a `while True: pass` in a hook stops here too: Python runs signal handlers
 between bytecodes). Used by simulator/cli.py run_record; the job's process is one run at a time.
 
-The default ceiling is far above any run of the project's own studies (the slowest workflow job,
+The default (seconds_for) is far above any run of the project's own studies (the slowest workflow job,
 several runs, took 4.6 s: benchmarks/report_time.py), so it stops only a run that hangs.
 """
 from __future__ import annotations
@@ -12,7 +12,18 @@ import signal
 import threading
 from contextlib import contextmanager
 
-DEFAULT_SECONDS = 600.0
+DEFAULT_SECONDS = 600.0   # the least a run gets by default ...
+ESTIMATE_FACTOR = 10.0    # ... or 10x its estimated time (simulator/cost.py), whichever is longer
+
+
+def seconds_for(study, point) -> float:
+    """The wall-clock budget of one run of `point`: the study's `run_time_limit` if it sets one, else the
+    larger of DEFAULT_SECONDS and ESTIMATE_FACTOR x the run's estimated time, so that a long run the
+    cost ceiling (max_packets_per_run) lets through is not stopped for being long."""
+    if study.run_time_limit is not None:
+        return float(study.run_time_limit)
+    from simulator.cost import run_packets, wall_seconds
+    return max(DEFAULT_SECONDS, ESTIMATE_FACTOR * wall_seconds(point.params["model"], run_packets(point.params)))
 AGAIN_SECONDS = 1.0       # the alarm repeats if a hook swallows it (a bare `except:`)
 
 

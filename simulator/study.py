@@ -24,7 +24,6 @@ from pathlib import Path
 import yaml
 
 from simulator.cost import MAX_PACKETS_PER_RUN, check_run_cost
-from simulator.run_budget import DEFAULT_SECONDS
 from simulator.run_limits import MAX_RUN_FILES, trace_problem
 from simulator.safe_yaml import load_user  # study and config files
 # format_value, key_path and nearest are re-exported: other modules import them from here
@@ -139,7 +138,7 @@ class Study:
     exclude: list = field(default_factory=list)
     description: str = ""
     max_runs: int = 100_000
-    run_time_limit: float = DEFAULT_SECONDS   # wall-clock seconds one run may take (simulator/run_budget.py)
+    run_time_limit: float | None = None   # wall-clock seconds one run may take; None: run_budget.seconds_for's default
     max_packets_per_run: float = MAX_PACKETS_PER_RUN   # ceiling on one run's estimated packets (simulator/cost.py)
     algorithms: dict = field(default_factory=dict)   # short name -> user.UserAlgorithm (the `algorithms:` key)
 
@@ -284,7 +283,7 @@ def load_study(path, extra_algorithms=None, doc: dict | None = None) -> Study:
         exclude=copy.deepcopy(doc.get("exclude") or []),
         description=doc.get("description", ""),
         max_runs=doc.get("max_runs", Study.max_runs),
-        run_time_limit=float(doc.get("run_time_limit", Study.run_time_limit)),
+        run_time_limit=float(doc["run_time_limit"]) if "run_time_limit" in doc else None,
         max_packets_per_run=doc.get("max_packets_per_run", Study.max_packets_per_run),
         algorithms=algorithms,
     )

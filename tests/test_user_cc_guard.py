@@ -212,7 +212,12 @@ def test_run_time_limit_is_checked_and_defaults(tmp_path):
     for folder, extra in (("default", ""), ("zero", "run_time_limit: 0\n"), ("text", "run_time_limit: soon\n")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "s.yaml").write_text(plain + extra)
-    assert load_study(tmp_path / "default/s.yaml").run_time_limit == 600
+    from simulator.run_budget import seconds_for
+    default = load_study(tmp_path / "default/s.yaml")
+    assert default.run_time_limit is None and seconds_for(default, default.points()[0]) == 600
+    long_run = default.points()[0]                      # a run the cost ceiling lets through gets 10x its estimate
+    long_run = type(long_run)(long_run.study, long_run.values, {**long_run.params, "duration": 20000, "warmup": 1})
+    assert seconds_for(default, long_run) > 600
     with pytest.raises(StudyError, match=r"zero/s.yaml: run_time_limit: 0 .*allowed values: numbers > 0 and <= 86400"):
         load_study(tmp_path / "zero/s.yaml")
     with pytest.raises(StudyError, match=r"text/s.yaml: run_time_limit: 'soon'"):
