@@ -38,7 +38,7 @@ def test_a_kind_implies_its_fault_and_a_declared_fault_overrides_it(tmp_path):
     R.check(f, {"toy-1"}, {"s": "mm1"})
     entries = R.load(tmp_path)["toy-1"]
     assert [A.entry_fault(e) for e in entries] == ["open_parameter", "not_found", "paper_code"]
-    assert [A.entry_evidence(e) for e in entries] == ["sensitivity study s.", "ruled out: the seed.", "the code replayed."]
+    assert [A.entry_evidence(e) for e in entries] == ["Sensitivity study s.", "Ruled out: the seed.", "the code replayed."]
 
 
 def test_every_tracked_reason_names_a_fault_and_its_evidence():
@@ -67,7 +67,7 @@ def test_ns2_rows_take_ns2s_verdict_over_the_entry_and_other_papers_the_entry():
            ("ns2-2", "window20, 3 flows"): "not_testable"}
     fault, evidence = A.row_fault("ns2", "ns2-6", "nocap, 2 flows", "contradicted", entry, ns2)
     assert fault == "paper_text" and evidence.startswith("NS-2 2.35, the paper's own simulator, contradicts it")
-    assert "sensitivity study ns2_queue" in evidence
+    assert "Sensitivity study ns2_queue" in evidence
     fault, evidence = A.row_fault("ns2", "ns2-1", "nocap, 2 flows", "inconclusive", None, ns2)
     assert fault == "our_simulator" and "reproduces it" in evidence and "ours: inconclusive" in evidence
     fault, evidence = A.row_fault("ns2", "ns2-2", "window20, 3 flows", "contradicted", entry, ns2)
@@ -75,7 +75,7 @@ def test_ns2_rows_take_ns2s_verdict_over_the_entry_and_other_papers_the_entry():
     assert A.row_fault("mininet", "ns2-6", "nocap, 2 flows", "contradicted", entry, ns2)[0] == "open_parameter"
     assert A.row_fault("ns2", "ns2-6", "nocap, 2 flows", "reproduced", entry, ns2) == ("", "")
     assert A.row_fault("mm1", "mm1-1", "standard", "inconclusive", None, {}, n_seeds=3) == (
-        "our_seeds", "only 3 seeds in this run profile.")
+        "our_seeds", "Only 3 seeds in this run profile.")
     assert A.row_fault("mm1", "mm1-1", "standard", "contradicted", None, {}, n_seeds=10)[0] == "not_found"
 
 

@@ -41,10 +41,15 @@ def entry_evidence(entry: dict) -> str:
     """What decides an entry's fault, in a reader's words."""
     parts = [entry.get("evidence", "").strip()]
     if entry.get("sensitivity") and not parts[0]:
-        parts[0] = f"sensitivity study {entry['sensitivity']}"
+        parts[0] = f"Sensitivity study {entry['sensitivity']}"
     if entry.get("ruled_out"):
-        parts.append("ruled out: " + "; ".join(entry["ruled_out"]))
-    text = ". ".join(p.rstrip(".") for p in parts if p)
+        parts.append("Ruled out: " + "; ".join(entry["ruled_out"]))
+    return sentences(*parts)
+
+
+def sentences(*parts: str) -> str:
+    """Parts joined as sentences, each ended with one full stop."""
+    text = ". ".join(p.strip().rstrip(".") for p in parts if p and p.strip())
     return f"{text}." if text else ""
 
 
@@ -72,14 +77,14 @@ def row_fault(paper: str, item: str, variant: str, verdict: str, entry: dict | N
     theirs = ns2_verdicts.get((item, variant)) if paper == NS2_PAPER else None
     derived = ns2_fault(theirs, verdict)
     if derived:
-        return derived, ". ".join(p for p in (ns2_evidence(theirs, verdict), evidence.rstrip(".")) if p) + "."
+        return derived, sentences(ns2_evidence(theirs, verdict), evidence)
     if isinstance(theirs, str):         # NS-2 ran the row but cannot decide it: the reason's fault stands
-        evidence = ". ".join(p for p in (ns2_evidence(theirs, verdict), evidence.rstrip(".")) if p) + "."
+        evidence = sentences(ns2_evidence(theirs, verdict), evidence)
     if declared:
         return declared, evidence
     if 0 < n_seeds < min_seeds:
-        return "our_seeds", f"only {n_seeds} seeds in this run profile."
-    return "not_found", evidence or "no reason worked out for this row."
+        return "our_seeds", f"Only {n_seeds} seeds in this run profile."
+    return "not_found", evidence or "No reason worked out for this row."
 
 
 def attribute(card: pd.DataFrame, entry_of, ns2_verdicts: dict | None = None) -> pd.DataFrame:
