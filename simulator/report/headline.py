@@ -14,7 +14,7 @@ import html
 
 import pandas as pd
 
-from simulator.report import attribution, claim_reasons
+from simulator.report import attribution, claim_reasons, claim_words
 from simulator.report.verdicts import NUMBER_VERDICTS, VERDICTS
 
 # paper id -> (short name, chapter page); the order of the book
@@ -85,11 +85,12 @@ def fault_summary(rows: pd.DataFrame, papers=None) -> str:
             f"({words['paper_text']}: {c['paper_text']}; {words['paper_code']}: {c['paper_code']}; "
             f"{words['open_parameter']}: {c['open_parameter']}), **{c['ours']} with us** "
             f"({words['our_simulator']}: {c['our_simulator']}; {words['our_seeds']}: {c['our_seeds']}), "
-            f"and for {c['not_found']} we have not found who is at fault (each lists what we ruled out).")
+            f"and for {c['not_found']} we have not found who is at fault (each such row lists what we ruled out).")
     ours = claims.loc[faults.index[faults == "our_simulator"]]
     if len(ours):
-        text += (" Our simulator's: " + "; ".join(f"{r.item} ({r.variant})" for r in ours.itertuples()) +
-                 ": the paper's own simulator reproduces these claims and ours does not.")
+        text += (" Our simulator's, not yet fixed: " +
+                 "; ".join(f"{r.item} ({claim_words.setting(r.variant)})" for r in ours.itertuples()) +
+                 "; the chapter's claim table gives the evidence.")
     return text
 
 
