@@ -140,3 +140,17 @@ def test_claim_table_shows_the_fault_in_a_readers_words(tmp_path):
     page = claims_view.claims_html(rows)
     assert "<th>at fault, and the evidence</th>" in page and "<b>our simulator</b><br><small>NS-2 2.35 reproduces it" in page
     assert not any(w in page for w in CODE_WORDS)
+
+
+def test_scorecard_takes_the_ns2_rows_fault_from_ns2s_records_only_for_the_studies_they_ran():
+    from simulator.report import scorecard
+    card = pd.DataFrame([
+        {"paper": "ns2", "item": "ns2-6", "variant": "nocap, 2 flows", "verdict": "contradicted", "n_seeds": 10},
+        {"paper": "mm1", "item": "mm1-4", "variant": "standard", "verdict": "contradicted", "n_seeds": 100}])
+    claims = ROOT / "reference/claims.yaml"
+    full = scorecard.with_faults(card, claims, ROOT / "reference")
+    assert list(full["fault"]) == ["paper_text", "paper_code"]
+    assert full["evidence"][0].startswith("NS-2 2.35, the paper's own simulator, contradicts it on the same grid points")
+    tiny = scorecard.with_faults(card, claims, ROOT / "reference", ROOT / "config/test/studies")
+    assert tiny["fault"][0] == "paper_text" and tiny["evidence"][0].startswith("NS-2 2.35's own fair queueing")
+    assert list(scorecard.with_faults(card)["fault"]) == ["not_found", "not_found"]     # no reasons file, no records
