@@ -1,5 +1,6 @@
 """Who is at fault for a claim row not reproduced (simulator/report/attribution.py), the reasons file's fault
 and evidence keys (claim_reasons.check), and how the chapters and the first page show them."""
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -126,7 +127,7 @@ def test_first_page_counts_the_papers_faults_and_ours_and_names_ours():
     assert counts.set_index("paper").loc["ns2", "at_fault"] == "our simulator 1, the paper's text 1"
     page = headline.headline_html(counts.assign(main_reason="Because."))
     assert "<b>At fault:</b> our simulator 1, the paper&#x27;s text 1." in page
-    assert not any(w in text + page for w in CODE_WORDS)
+    assert not any(re.search(rf"\b{w}\b", text + page) for w in CODE_WORDS)
 
 
 def test_claim_table_shows_the_fault_in_a_readers_words(tmp_path):
@@ -139,7 +140,7 @@ def test_claim_table_shows_the_fault_in_a_readers_words(tmp_path):
     assert list(rows["at fault"]) == ["our simulator", "the paper's text", ""]
     page = claims_view.claims_html(rows)
     assert "<th>at fault, and the evidence</th>" in page and "<b>our simulator</b><br><small>NS-2 2.35 reproduces it" in page
-    assert not any(w in page for w in CODE_WORDS)
+    assert not any(re.search(rf"\b{w}\b", page) for w in CODE_WORDS)
 
 
 def test_scorecard_takes_the_ns2_rows_fault_from_ns2s_records_only_for_the_studies_they_ran():
