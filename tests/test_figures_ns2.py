@@ -316,3 +316,5 @@ def test_timeouts_without_a_loss_are_named_and_put_beside_ns2s_own_count():
         "as ours at 2 of the 3 points where ours do; at the other 1 (Vegas at 1000 ms per link) NS-2 times out 1 "
         "per flow on average, ours 2.")
     assert tables_ns2.lossless_timeouts_note(delay_points([("reno", 500, 0.5, 2.0, 3040.0)]), "ns2_delay") == ""
+    with_queue = pd.concat([ours, tables("ns2_queue")], ignore_index=True)   # the chapter's tables of every study
+    assert tables_ns2.lossless_timeouts_note(with_queue, "ns2_delay") == note

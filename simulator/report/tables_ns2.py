@@ -53,7 +53,9 @@ def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
 def _per_point(tables: pd.DataFrame, study: str) -> pd.DataFrame:
     """Mean loss, timeouts and smoothed RTT of every grid point of `study`, one row each."""
     t = tables[(tables["study"] == study) & tables["metric"].isin(["loss_pct", "timeouts", "mean_srtt_ms"])]
-    keys = [c for c in ("algorithm", "topology", "flows", "bandwidth_mbps", "delay_ms", "queue", "window") if c in t]
+    # the parameters this study sets (a column another study's table brought in is empty here)
+    keys = [c for c in ("algorithm", "topology", "flows", "bandwidth_mbps", "delay_ms", "queue", "window")
+            if c in t and t[c].notna().all()]
     return t.pivot_table(index=keys, columns="metric", values="mean").reset_index()
 
 
