@@ -155,3 +155,32 @@ def test_scorecard_takes_the_ns2_rows_fault_from_ns2s_records_only_for_the_studi
     tiny = scorecard.with_faults(card, claims, ROOT / "reference", ROOT / "config/test/studies")
     assert tiny["fault"][0] == "paper_text" and tiny["evidence"][0].startswith("NS-2 2.35's own fair queueing")
     assert list(scorecard.with_faults(card)["fault"]) == ["not_found", "not_found"]     # no reasons file, no records
+
+
+def test_where_ns2_cannot_test_a_claim_its_comparisons_still_decide_what_reverses_ours():
+    from simulator.report.claim_rule import Comparison
+    note = ("0 of 3 comparisons hold significantly; significantly reversed: (a) queue=fq vegas latency_mean_s 0.4328 "
+            "< queue=droptail 0.4158 (p = 0.0015), (b) topology=mesh vegas loss_pct 1.5e-14 < reno 0 (deterministic); "
+            "deterministic runs compared by value. Decided at 5 flows.")
+    assert A.reversed_keys(note) == ["(a) queue=fq vegas latency_mean_s < queue=droptail",
+                                     "(b) topology=mesh vegas loss_pct < reno"]
+    assert A.reversed_keys("3 of 3 comparisons hold significantly.") == []
+    held = Comparison("(a) queue=fq vegas latency_mean_s 0.4125 < queue=droptail 0.4457", 0.03, 1e-4, "welch", 2e-4)
+    weak = Comparison("(b) topology=mesh vegas loss_pct 0 < reno 0", 0.0, 1.0, "deterministic", 1.0)
+    theirs = A.Ns2Row("not_testable", {A.comparison_key(c.label): c for c in (held, weak)})
+    one = note.replace(", (b) topology=mesh vegas loss_pct 1.5e-14 < reno 0 (deterministic)", "")
+    fault, evidence = A.row_fault("ns2", "ns2-6", "window20, 5 flows", "contradicted", None,
+                                  {("ns2-6", "window20, 5 flows"): theirs}, note=one)
+    assert fault == "our_simulator" and "cannot test it" in evidence
+    assert "Yet in its runs what reverses ours holds: (a) queue=fq vegas latency_mean_s 0.4125 < " in evidence
+    # one reversed comparison NS-2 does not hold: NS-2 decides nothing, the entry's fault stands
+    entry = {"kind": "sensitivity", "sensitivity": "ns2_queue", "reason": "x"}
+    assert A.row_fault("ns2", "ns2-6", "window20, 5 flows", "contradicted", entry,
+                       {("ns2-6", "window20, 5 flows"): theirs}, note=note)[0] == "open_parameter"
+
+
+def test_ns2s_own_vegas_decides_that_ns2_6_with_the_window_cap_and_5_flows_is_ours():
+    theirs = A.ns2_decisions(ROOT / "reference")[("ns2-6", "window20, 5 flows")]
+    assert theirs.verdict == "not_testable"
+    vegas = theirs.tested["(a) queue=fq vegas latency_mean_s < queue=droptail"]
+    assert vegas.holds                  # NS-2's Vegas is faster under FQ there; ours (0.433 vs 0.416 s) is not

@@ -49,7 +49,7 @@ def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studie
     rows from NS-2 2.35's own verdict on its committed records under `ns2_reference` when given, for the
     studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
-    ns2 = (attribution.ns2_verdicts(ns2_reference, studies_dir or attribution.RECORDS_STUDIES) if ns2_reference and (card["paper"] == attribution.NS2_PAPER).any()
+    ns2 = (attribution.ns2_decisions(ns2_reference, studies_dir or attribution.RECORDS_STUDIES) if ns2_reference and (card["paper"] == attribution.NS2_PAPER).any()
            else {})
     return attribution.attribute(card, lambda cid, variant, verdict: claim_reasons.entry(reasons, cid, variant, verdict),
                                  ns2)
