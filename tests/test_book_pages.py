@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
-from simulator.report import headline
+from simulator.report import attribution, headline
 
 HTML = "results/book/_build/html"
 
@@ -49,6 +49,21 @@ def test_first_page_has_a_row_per_built_paper_linking_its_chapter(built_report):
     text = soup.get_text(" ")
     assert "95% confidence interval" in text and "per-run range" in text
     assert soup.find("a", href=re.compile(r"^claims_rule\.html")) is not None
+
+
+@pytest.mark.slow
+def test_every_row_not_reproduced_says_who_is_at_fault_in_a_readers_words(built_report):
+    card = pd.read_csv(built_report / "results/scorecard.csv", keep_default_na=False)
+    bad = card[card["verdict"].isin(["contradicted", "inconclusive"])]
+    assert len(bad) and bad["fault"].isin(list(attribution.FAULTS)).all(), bad[["item", "variant", "fault"]]
+    assert (bad["evidence"].str.len() > 0).all() and (card.loc[~card.index.isin(bad.index), "fault"] == "").all()
+    intro = page(built_report, "intro").get_text(" ")
+    assert f"Of the {len(bad)} claim rows that did not reproduce" in intro and "Who is at fault." in intro
+    pages = [page(built_report, p) for p in ("intro", "scorecard", *built_chapters(built_report))]
+    text = " ".join(soup.get_text(" ") for soup in pages)
+    assert "at fault, and the evidence" in text
+    for code in attribution.FAULTS:                    # the book says 'the paper's text', never paper_text
+        assert not re.search(rf"\b{code}\b", text), code
 
 
 @pytest.mark.slow

@@ -307,6 +307,6 @@ def test_scorecard_main_appends_qtcol_rows_after_unchanged_mm1_rows(tmp_path):
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     # values unchanged; dtypes may differ (a column empty in the M/M/1 rows alone holds the qtcol rows' text)
     pd.testing.assert_frame_equal(b.iloc[:len(a)].reset_index(drop=True), a, check_dtype=False)
-    assert (b.iloc[len(a):]["paper"] == "qtcol").all() and list(b.columns) == sc.SCORECARD_COLUMNS
+    assert (b.iloc[len(a):]["paper"] == "qtcol").all() and list(b.columns) == [*sc.SCORECARD_COLUMNS, "fault", "evidence"]
     notes = pd.read_csv(tmp_path / "bn.csv")
     assert "qt-7" in set(notes["item"])

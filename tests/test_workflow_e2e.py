@@ -57,7 +57,7 @@ def test_tiny_workflow_builds_every_page_and_figure(built_report):
 def test_tiny_workflow_scorecard_has_every_declared_claim(built_report):
     repo = built_report
     card = pd.read_csv(repo / "results/scorecard.csv")
-    assert list(card.columns) == SCORECARD_COLUMNS
+    assert list(card.columns) == [*SCORECARD_COLUMNS, "fault", "evidence"]     # who is at fault (attribution.py)
     mm1_rows = card[card["paper"] == "mm1"]
     assert len(mm1_rows) == 2 * 108 + 2 * 9
     # mm1 rows first, then the QtColFair rows, then the other papers' claims

@@ -15,6 +15,8 @@ One module per idea; the workflow's rules and the notebooks only call these:
     claim_functions  named trace statistics, references and note sentences, one module per paper
     claim_rule       the one statistical rule (Welch / one-sample t, Holm, deterministic by value)
     claim_reasons    why a claim did not reproduce (reference/claim_reasons.yaml), beside the verdict
+    attribution      who is at fault for a claim row not reproduced (the paper's text, code, an open parameter, our
+                     simulator, our seeds) and the evidence: NS-2 rows from NS-2 2.35's own verdict on its records
     claims_common    the command line of the per-paper claim steps below
     claims_mininet, claims_ns2, claims_testbed   those papers' claim rows (and the testbed's quoted numbers)
     scorecard        merges every paper's rows into results/scorecard.csv (command line)

@@ -113,14 +113,16 @@ def add_study_pages(out: Path, pages) -> None:
 HEADLINE_CSV = "_static/downloads/intro/papers_at_a_glance.csv"
 
 
-def headline_block(counts: pd.DataFrame) -> str:
-    """The first page's table of the papers (raw HTML in the scrolling box) and its download link."""
+def headline_block(counts: pd.DataFrame, faults: str = "") -> str:
+    """The first page's table of the papers (raw HTML in the scrolling box), its download link, then who is
+    at fault for the claim rows not reproduced (headline.fault_summary)."""
     if counts.empty:
         return "*No paper's study ran in this build (see `config/config.yaml`).*"
+    faults = f"\n\n**Who is at fault.** {faults}" if faults else ""
     return (f"{scroll_html(headline.headline_html(counts))}\n\n"
             f"Claim columns count claim rows: a claim decided in several settings (model variants, window "
             f"caps, flow counts) counts once per setting. "
-            f'<a href="{HEADLINE_CSV}" download>Download this table as CSV</a>.')
+            f'<a href="{HEADLINE_CSV}" download>Download this table as CSV</a>.{faults}')
 
 
 def chapter_counts(out: Path, scorecard, claims_file) -> pd.DataFrame:
@@ -149,7 +151,9 @@ def write_headline(out: Path, scorecard, claims_file) -> None:
     """Fill `{{ headline }}` of intro.md with the papers whose chapter this book has, and write its CSV."""
     if has_slot(out, "headline"):
         counts = chapter_counts(out, scorecard, claims_file)
-        fill_intro(out, "headline", HEADLINE_CSV, headline.download_frame(counts), headline_block(counts))
+        rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
+        faults = headline.fault_summary(rows, papers=list(counts["paper"])) if "verdict" in rows else ""
+        fill_intro(out, "headline", HEADLINE_CSV, headline.download_frame(counts), headline_block(counts, faults))
 
 
 TRUST_CSV = "_static/downloads/intro/how_far_to_trust.csv"

@@ -59,8 +59,9 @@ class Gathered:
         self.steps: list[tuple[str, list[rule.Comparison]]] = []   # trend steps (noted, not scored)
 
     def decide(self, not_testable: str = "") -> tuple[rule.Decision, str]:
-        """The Decision under the rule and the note listing every comparison and what was left out."""
-        tested = rule.decide(self.comparisons)
+        """The Decision under the rule and the note listing every comparison and what was left out;
+        `self.tested` keeps the comparisons that could be made, decided alone (for a not_testable claim too)."""
+        tested = self.tested = rule.decide(self.comparisons)
         reason = not_testable
         if not reason and self.missing:
             missing = list(dict.fromkeys(self.missing))
@@ -288,6 +289,7 @@ class Decided:
     metric: str
     headline: object = None          # the row (mean, ci_low, ...) that fills ours_mean etc.
     paper_value: float = math.nan
+    tested: tuple = ()               # the comparisons that could be made (Holm-adjusted), even when not_testable
 
 
 def decide(claim: dict, tables: pd.DataFrame, traces: pd.DataFrame | None, scope: Scope) -> Decided:
@@ -321,7 +323,7 @@ def decide(claim: dict, tables: pd.DataFrame, traces: pd.DataFrame | None, scope
     if isinstance(head, tuple):         # a reference part's farthest row: (row, reference value)
         head, paper_value = head
     return Decided(decision, note, _metric_text(metric, head), head,
-                   float(paper_value) if paper_value is not None else math.nan)
+                   float(paper_value) if paper_value is not None else math.nan, tuple(g.tested.comparisons))
 
 
 def _metric_text(text: str, head) -> str:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simulator.report import attribution
 from simulator.safe_yaml import load_own
 
 
 FILE = "claim_reasons.yaml"
-KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "too_few_seeds", "unexplained")
-ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity"}
+KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "paper_tool", "too_few_seeds", "unexplained")
+ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity", "fault", "evidence", "ruled_out"}
 MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs in the default profile
 
 
@@ -87,6 +88,26 @@ def check(reasons_file, claim_ids, studies) -> None:
                                  f"{', '.join(sorted(ENTRY_KEYS))} (reason required)")
             if e.get("kind") not in KINDS:
                 raise ValueError(f"{where}[{i}]: kind: {e.get('kind')!r}; allowed values: {', '.join(KINDS)}")
+            _check_fault(f"{where}[{i}]", e)
             if e.get("sensitivity") and e["sensitivity"] not in studies:
                 raise ValueError(f"{where}[{i}]: sensitivity: {e['sensitivity']!r} is not a study; allowed values: "
                                  f"{', '.join(sorted(studies))}")
+
+
+def _check_fault(where: str, e: dict) -> None:
+    """Every entry says who is at fault (its `fault`, or the one its kind implies) and what decides it; a
+    fault not found yet lists what was ruled out."""
+    fault = attribution.entry_fault(e)
+    if fault not in attribution.FAULTS:
+        implied = ", ".join(f"{k} -> {v}" for k, v in attribution.KIND_FAULT.items())
+        raise ValueError(f"{where}: fault: {e.get('fault')!r}; allowed values: {', '.join(attribution.FAULTS)} "
+                         f"(required for kind {e.get('kind')}; implied by kind: {implied})")
+    ruled_out = e.get("ruled_out")
+    if ruled_out is not None and (not isinstance(ruled_out, list) or not all(isinstance(r, str) and r.strip()
+                                                                             for r in ruled_out)):
+        raise ValueError(f"{where}: ruled_out: {ruled_out!r}; allowed values: a list of sentences")
+    if fault == "not_found" and not ruled_out:
+        raise ValueError(f"{where}: fault not_found needs ruled_out: the checks that did not explain the row")
+    if not attribution.entry_evidence(e):
+        raise ValueError(f"{where}: evidence: missing; allowed values: a sentence saying what decides the fault "
+                         "(or a sensitivity study, or ruled_out)")

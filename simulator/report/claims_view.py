@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import claim_words, number_format
+from simulator.report import attribution, claim_words, number_format
 from simulator.report.html_view import BADGE, NOTE_STYLE
 from simulator.safe_yaml import load_own
 
-COLUMNS = ["claim", "the paper says", "variant", "verdict", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
+COLUMNS = ["claim", "the paper says", "variant", "verdict", "at fault", "evidence", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
 
 
@@ -30,6 +30,9 @@ def chapter_claims(scorecard, notes, claims_file, paper) -> pd.DataFrame:
     claims = card[card["item"].isin(texts)].drop(columns=["note"], errors="ignore")   # the notes file has it all
     rows = claims.merge(note, on=["item", "variant", "verdict"], how="left")
     rows = rows.rename(columns={"item": "claim"})
+    has = "fault" in rows        # a scorecard of before the fault column has none to show
+    rows["at fault"] = rows["fault"].map(attribution.words) if has else ""
+    rows["evidence"] = rows["evidence"].fillna("") if has else ""
     rows.insert(1, "the paper says", rows["claim"].map(texts))
     order = {cid: i for i, cid in enumerate(texts)}
     rows = rows.sort_values(["claim", "variant"], key=lambda s: s.map(order) if s.name == "claim" else s)
@@ -53,6 +56,16 @@ def _verdict(r) -> str:
     return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}"
 
 
+def _fault(r) -> str:
+    """Who is at fault for a row not reproduced, and what decides it ('' for the others)."""
+    fault = r.get("at fault")
+    if not isinstance(fault, str) or not fault:
+        return ""
+    evidence = r.get("evidence")
+    evidence = f"<br><small>{html.escape(evidence)}</small>" if isinstance(evidence, str) and evidence else ""
+    return f"<b>{html.escape(fault)}</b>{evidence}"
+
+
 def _why(r) -> str:
     why = r.get("why")
     why = f"{html.escape(str(why))}" if isinstance(why, str) and why else ""
@@ -63,14 +76,15 @@ def _why(r) -> str:
 
 def claims_html(rows: pd.DataFrame) -> str:
     """The chapter's claims as one table that fits the page: the claim once (spanning its settings),
-    then per setting the verdict with its p, our headline number, the reason for a verdict other than
-    reproduced and, folded, every comparison."""
-    head = "<tr><th>claim</th><th>setting</th><th>verdict</th><th>ours (95% CI)</th><th>why, and every comparison</th></tr>"
+    then per setting the verdict with its p, our headline number, who is at fault for a verdict other than
+    reproduced and the evidence that decides it, the reason and, folded, every comparison."""
+    head = ("<tr><th>claim</th><th>setting</th><th>verdict</th><th>ours (95% CI)</th><th>at fault, and the evidence</th>"
+            "<th>why, and every comparison</th></tr>")
     body = []
     for cid, group in rows.groupby("claim", sort=False):
         for i, (_, r) in enumerate(group.iterrows()):
             first = (f"<td rowspan='{len(group)}'><b>{cid}</b> {html.escape(str(r['the paper says']))}</td>"
                      if i == 0 else "")
             body.append(f"<tr>{first}<td>{html.escape(claim_words.setting(r['variant']))}</td><td>{_verdict(r)}</td>"
-                        f"<td>{_ours(r)}</td><td>{_why(r)}</td></tr>")
+                        f"<td>{_ours(r)}</td><td>{_fault(r)}</td><td>{_why(r)}</td></tr>")
     return f"<table class='repro claims'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter_tables, claims_ns2, figure_series, paper_values, style
+from simulator.report import chapter_tables, claims_ns2, figure_series, paper_values, style, tables_ns2
 from simulator.report.tables_ns2 import SUMMARY_METRICS, flow_counts, n_seeds, summary_table
 
 # the paper's algorithms in its order; a figure draws those its data has, then any other (a user's: algorithms())
@@ -285,5 +285,5 @@ def summary_section(ch, tables, study: str, numbers=None) -> None:
              note=f"Mean over {n_seeds(tables, study)} seeds with 95% CI (cut at 0; one number where every seed "
                   f"gave the same); window 20 is NS-2's default cap, 0 no cap"
                   f"{'; every flow count the study ran' if len(flow_counts(tables, study)) > 1 else ''}. {{link}}. "
-                  f"{_source(study)}")
+                  f"{_source(study)} {tables_ns2.lossless_timeouts_note(tables, study)}".strip())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import claims_ns2, ns2_agreement, number_format, paper_values, style
+from simulator.report import claims_ns2, ns2_agreement, number_format, paper_values, style, tables_ns2
 from simulator.report.figures_ns2 import ALGS, FIGURE_FLOWS, PAPER_FIGURES, SWEEP_LABELS
 from simulator.report.tables_ns2 import SCENARIOS
 
@@ -182,6 +182,9 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
                       f"{'' if study == 'ns2_flows' else f', {FIGURE_FLOWS} flows'}: the paper's number where it "
                       "states one, then NS-2 2.35's mean and ours over the same 10 seeds (start times). {link}. "
                       f"Made from `config/studies/{study}.yaml` and `reference/ns2_sim/{study}.jsonl`.")
+    silent = " ".join(tables_ns2.lossless_timeouts_against(ours, ns2, study) for study in claims_ns2.SWEEPS).strip()
+    if silent:
+        ch.markdown(silent)
     rows, _ = claims_ns2.build(ns2)
     both = claims_both(ours_claims, rows)
     ch.table(verdict_pairs(both), "ns2_sim_verdict_pairs.csv",

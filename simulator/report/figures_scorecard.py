@@ -103,6 +103,10 @@ def show_papers(ch, card: Card) -> None:
     chapter.html(headline.headline_html(counts))
     ch.markdown("Claim columns count claim rows: a claim decided in several settings counts once per setting. "
                 + ch.download_link("papers_at_a_glance.csv") + ".")
+    faults = headline.fault_summary(card.rows, papers=list(ran))
+    if faults:
+        ch.markdown(f"**Who is at fault.** {faults} Each paper's claim table below gives every row's fault and the "
+                    "evidence that decides it.")
 
 
 def show_claims(ch, card: Card, paper: str) -> None:

@@ -14,7 +14,7 @@ import html
 
 import pandas as pd
 
-from simulator.report import claim_reasons
+from simulator.report import attribution, claim_reasons, claim_words
 from simulator.report.verdicts import NUMBER_VERDICTS, VERDICTS
 
 # paper id -> (short name, chapter page); the order of the book
@@ -25,6 +25,7 @@ PAPERS = {"mm1": ("M/M/1 queue (Jackson)", "mm1"), "qtcol": ("QtColFair (Ngwenya
 KIND_TEXT = {"model_difference": "our model differs from the paper's set-up or code",
              "sensitivity": "the result turns on a parameter the paper leaves open",
              "paper_ambiguity": "the paper's text is ambiguous or contradicts itself",
+             "paper_tool": "the paper's own simulator does not reproduce it either",
              "too_few_seeds": "too few seeds to separate the means",
              "unexplained": "not yet explained"}
 UNRESOLVED = ("contradicted", "inconclusive")     # the claim rows a reason explains
@@ -54,6 +55,43 @@ def main_reason(kinds: pd.Series) -> str:
     if 2 * k > n:
         return f"Mostly {text} ({k} of {n} rows); also {rest}."
     return f"{text[0].upper()}{text[1:]} ({k} of {n} rows); {rest}."     # no majority: every kind, most common first
+
+
+def unresolved_faults(claims: pd.DataFrame) -> pd.Series:
+    """The fault of each contradicted or inconclusive claim row (empty when the scorecard has no fault column)."""
+    if "fault" not in claims:
+        return pd.Series([], dtype=object)
+    return claims.loc[claims["verdict"].isin(UNRESOLVED), "fault"].fillna("")
+
+
+def fault_text(claims: pd.DataFrame) -> str:
+    """'the paper's text 12, our simulator 2': the rows not reproduced per fault, most first, in a reader's words."""
+    counts = unresolved_faults(claims).value_counts()
+    return ", ".join(f"{attribution.words(f)} {int(n)}" for f, n in counts.items() if f)
+
+
+def fault_summary(rows: pd.DataFrame, papers=None) -> str:
+    """The first page's sentence: of the claim rows not reproduced, how many lie with the papers and how many
+    with us, and which are ours (counted from the scorecard's fault column)."""
+    claims = rows[rows["verdict"].isin(VERDICTS)]
+    if papers is not None:
+        claims = claims[claims["paper"].isin(papers)]
+    faults = unresolved_faults(claims)
+    if faults.empty:
+        return ""
+    c = attribution.counts(faults)
+    words = attribution.FAULTS
+    text = (f"Of the {c['rows']} claim rows that did not reproduce, **{c['paper']} lie with the papers** "
+            f"({words['paper_text']}: {c['paper_text']}; {words['paper_code']}: {c['paper_code']}; "
+            f"{words['open_parameter']}: {c['open_parameter']}), **{c['ours']} with us** "
+            f"({words['our_simulator']}: {c['our_simulator']}; {words['our_seeds']}: {c['our_seeds']}), "
+            f"and for {c['not_found']} we have not found who is at fault (each such row lists what we ruled out).")
+    ours = claims.loc[faults.index[faults == "our_simulator"]]
+    if len(ours):
+        text += (" Our simulator's, not yet fixed: " +
+                 "; ".join(f"{r.item} ({claim_words.setting(r.variant)})" for r in ours.itertuples()) +
+                 "; the chapter's claim table gives the evidence.")
+    return text
 
 
 def by_setting(numbers: pd.DataFrame) -> str:
@@ -87,8 +125,10 @@ def paper_counts(rows: pd.DataFrame, reasons: dict | None = None, papers=None) -
                     "settings": int(claims["variant"].nunique()),
                     **{v: int(verdicts.get(v, 0)) for v in VERDICTS},
                     "agree_by_setting": by_setting(numbers),
-                    "main_reason": main_reason(row_kinds(claims, reasons))})
-    frame = pd.DataFrame(out, columns=["paper", "title", "chapter", *COUNT_COLUMNS, "agree_by_setting", "main_reason"])
+                    "main_reason": main_reason(row_kinds(claims, reasons)),
+                    "at_fault": fault_text(claims)})
+    frame = pd.DataFrame(out, columns=["paper", "title", "chapter", *COUNT_COLUMNS, "agree_by_setting", "main_reason",
+                                       "at_fault"])
     return frame.astype({c: int for c in COUNT_COLUMNS})
 
 
@@ -123,9 +163,11 @@ def paper_rows_html(c, link) -> str:
     name = (f"<td rowspan='{2 if reason else 1}'><a href='{link(c.chapter)}'>{html.escape(c.title)}</a></td>")
     counts = "".join(f"<td>{getattr(c, v)}</td>" for v in VERDICTS)
     row = f"<tr class='paper'>{name}<td>{compared_cell(c)}</td><td>{agree_cell(c)}</td>{counts}</tr>"
+    fault = html.escape(getattr(c, "at_fault", "") or "")
     if reason:
+        at_fault = f" <b>At fault:</b> {fault}." if fault else ""
         row += (f"<tr class='reason'><td colspan='{2 + len(VERDICTS)}'><b>Why the claim rows contradicted or "
-                f"inconclusive:</b> {reason}</td></tr>")
+                f"inconclusive:</b> {reason}{at_fault}</td></tr>")
     return row
 
 

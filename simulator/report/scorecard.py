@@ -1,6 +1,7 @@
 """results/scorecard.csv: every paper's published numbers and claims against our runs, in one file.
 
-Rows in verdicts.SCORECARD_COLUMNS, in this order: the M/M/1 paper's (scorecard_mm1), the QtColFair
+Rows in verdicts.SCORECARD_COLUMNS and then `fault` and `evidence` (attribution.py: who is at fault
+for a contradicted or inconclusive claim row, and what decides it), in this order: the M/M/1 paper's (scorecard_mm1), the QtColFair
 paper's (scorecard_qtcol, with --qt-tables), then the rows the per-paper claim modules wrote to
 results/claims/<paper>.csv (claims_mininet, claims_ns2, claims_testbed). Beside it,
 scorecard_notes.csv (item, variant, verdict, note): the reasoning behind each claim's verdict.
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import claim_engine
+from simulator.report import attribution, claim_engine, claim_reasons
 from simulator.report import scorecard_mm1 as mm1
 from simulator.report import scorecard_qtcol as qt
 from simulator.report.io import write_csv
@@ -42,8 +43,20 @@ def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
                              f"{sorted(theirs)}; every declared claim needs a decision and every decision a declaration")
 
 
+def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studies_dir=None) -> pd.DataFrame:
+    """The scorecard with `fault` and `evidence` for every contradicted or inconclusive claim row
+    (simulator/report/attribution.py): from the reasons beside the claims file, and for the NS-2 paper's
+    rows from NS-2 2.35's own verdict on its committed records under `ns2_reference` when given, for the
+    studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
+    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
+    ns2 = (attribution.ns2_decisions(ns2_reference, studies_dir or attribution.RECORDS_STUDIES) if ns2_reference and (card["paper"] == attribution.NS2_PAPER).any()
+           else {})
+    return attribution.attribute(card, lambda cid, variant, verdict: claim_reasons.entry(reasons, cid, variant, verdict),
+                                 ns2)
+
+
 def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
-         claim_files=(), claim_note_files=(), claims_file=None):
+         claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
     if claims_file:
         claim_engine.use_claims_file(claims_file)
     tables = mm1.load_tables(table_paths)
@@ -60,6 +73,7 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
         notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
     if claims_file:
         check_claim_ids(card, claims_file)
+    card = with_faults(card, claims_file, ns2_reference, studies_dir)
     write_csv(card, out)
     write_csv(notes, notes_out)
     nums = card[card["verdict"].isin(NUMBER_VERDICTS)]
@@ -82,12 +96,16 @@ def cli(argv=None) -> None:
     ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows to append")
     ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv to append")
     ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
+    ap.add_argument("--ns2-reference", help="the reference folder whose ns2_sim/ holds NS-2 2.35's records: the "
+                                            "NS-2 rows' fault follows NS-2's own verdict on them")
+    ap.add_argument("--studies-dir", help="the build's study folder (config/studies by default): NS-2's verdict "
+                                          "counts only for a study that NS-2's records ran as it stands")
     a = ap.parse_args(argv)
     if a.qt_tables and not a.qt_reference:
         ap.error("--qt-tables needs --qt-reference")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
     main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference,
-         a.claims, a.claim_notes, a.claims_file)
+         a.claims, a.claim_notes, a.claims_file, a.ns2_reference, a.studies_dir)
 
 
 if __name__ == "__main__":

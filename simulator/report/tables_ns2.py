@@ -50,6 +50,77 @@ def summary_table(tables: pd.DataFrame, study: str) -> pd.DataFrame:
     return _name_values(wide)
 
 
+def _per_point(tables: pd.DataFrame, study: str) -> pd.DataFrame:
+    """Mean loss, timeouts and smoothed RTT of every grid point of `study`, one row each."""
+    t = tables[(tables["study"] == study) & tables["metric"].isin(["loss_pct", "timeouts", "mean_srtt_ms"])]
+    # the parameters this study sets (a column another study's table brought in is empty here)
+    keys = [c for c in ("algorithm", "topology", "flows", "bandwidth_mbps", "delay_ms", "queue", "window")
+            if c in t and t[c].notna().all()]
+    return t.pivot_table(index=keys, columns="metric", values="mean").reset_index()
+
+
+INITIAL_RTO_S = 3.0     # NS-2 2.35's rtxcur_init_: the retransmission timeout before any RTT sample
+
+
+def lossless_timeouts(tables: pd.DataFrame, study: str) -> pd.DataFrame:
+    """The grid points of `study` whose runs lost nothing yet timed out, with the timeouts per flow and whether
+    the round trip is longer than NS-2's initial retransmission timeout (`initial`: then a flow's SYN times
+    out before its acknowledgement can return)."""
+    w = _per_point(tables, study)
+    if w.empty or not {"loss_pct", "timeouts", "mean_srtt_ms"} <= set(w):
+        return w.iloc[0:0]
+    w = w[(w["loss_pct"] == 0) & (w["timeouts"] > 0)].copy()
+    w["timeouts_per_flow"] = w["timeouts"] / w["flows"]
+    w["initial"] = w["mean_srtt_ms"] >= INITIAL_RTO_S * 1e3
+    return w
+
+
+def lossless_timeouts_note(tables: pd.DataFrame, study: str) -> str:
+    """Sentences on the timeouts without a loss in `study` ('' when there are none)."""
+    w = lossless_timeouts(tables, study)
+    if w.empty:
+        return ""
+    total, first, other = len(_per_point(tables, study)), w[w["initial"]], w[~w["initial"]]
+    text = ""
+    if len(first):
+        delays = (f", at {number_format.num(first['delay_ms'].min())}-{number_format.num(first['delay_ms'].max())} "
+                  "ms per link" if "delay_ms" in first else "")
+        per = sorted({number_format.num(v) for v in first["timeouts_per_flow"]})
+        text = (f"At {len(first)} of {total} grid points every run lost nothing yet timed out{delays}, "
+                f"{' or '.join(per)} per flow: the round trip ({number_format.num(first['mean_srtt_ms'].min() / 1e3, 2)} "
+                f"s or more) is at least NS-2's {number_format.num(INITIAL_RTO_S)} s initial retransmission timeout "
+                "(`rtxcur_init_`), so each flow's SYN times out before its acknowledgement can return (a second timeout "
+                "per flow on the longer round trips we have not traced; the section on NS-2 2.35 below gives NS-2's "
+                "own count).")
+    if len(other):
+        text += (f" At {len(other)} {'point' if len(other) == 1 else 'points'} with shorter round trips some runs "
+                 f"timed out without a loss ({number_format.num(other['timeouts_per_flow'].max())} per flow at most, "
+                 "averaged over the seeds); we have not traced these.")
+    return text.strip()
+
+
+def lossless_timeouts_against(ours: pd.DataFrame, ns2: pd.DataFrame, study: str) -> str:
+    """How many of our timed-out-without-a-loss points of `study` NS-2 2.35's runs time out as often at ('' for none)."""
+    a, b = lossless_timeouts(ours, study), _per_point(ns2, study)
+    if a.empty or b.empty:
+        return ""
+    keys = [c for c in a.columns if c in b.columns and c not in ("loss_pct", "timeouts", "mean_srtt_ms")]
+    m = a.merge(b, on=keys, suffixes=("", "_ns2"))
+    same = m[(m["timeouts"] == m["timeouts_ns2"]) & (m["loss_pct_ns2"] == 0)]
+    differ = m.drop(same.index)
+    text = (f"Timeouts without a loss ({SCENARIOS[study].split(': ')[1]} scenario): NS-2 2.35's own runs lose nothing and time "
+            f"out exactly as often as ours at {len(same)} of the {len(m)} points where ours do")
+    if len(differ):
+        param = claims_ns2.SWEEPS[study]
+        unit = {"delay_ms": " ms per link", "bandwidth_mbps": " Mbit/s", "flows": " flows"}.get(param, "")
+        where = sorted({f"{style.label(a, None)} at {number_format.num(v) if unit else v}{unit}"
+                        for a, v in zip(differ["algorithm"], differ[param])})
+        per = lambda col: number_format.num(differ[col].sum() / differ["flows"].sum())
+        text += (f"; at the other {len(differ)} ({', '.join(where)}) NS-2 times out {per('timeouts_ns2')} per flow "
+                 f"on average, ours {per('timeouts')}")
+    return text + "."
+
+
 def n_seeds(tables: pd.DataFrame, study: str) -> int:
     return int(_summary_rows(tables, study)["n"].max())
 

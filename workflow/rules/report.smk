@@ -1,6 +1,8 @@
 # Report stage: scorecard, papermill notebooks, Jupyter Book.
 # Everything here reads tables (results/tables, results/traces) and never feeds back into them:
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
+import shlex
+
 from simulator.reference import CLAIMS, MININET_NUMBERS, MM1_TABLES, NS2_RECORDS, PAPER_NUMBERS, QTCOL_RESULTS
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
@@ -71,6 +73,7 @@ rule scorecard:
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
+        ns2_records=NS2_RECORD_FILES if "ns2" in CLAIM_PAPERS else [],    # NS-2's own verdict decides a row's fault
         code=REPORT_LIBS,
     output:
         scorecard="results/scorecard.csv",
@@ -78,6 +81,8 @@ rule scorecard:
     params:
         python=PYTHON,
         qt=lambda wildcards, input: qt_scorecard_args(input),
+        ns2=lambda wildcards, input: (f"--ns2-reference {shlex.quote(str(Path(input.ns2_records[0]).parent.parent))}"
+                                      f" --studies-dir {shlex.quote(str(STUDY_DIR))}" if input.ns2_records else ""),
     log:
         "results/logs/report/scorecard.log",
     conda:
@@ -85,7 +90,7 @@ rule scorecard:
     shell:
         "{params.python} -m simulator.report.scorecard --tables {input.tables:q} --traces {input.traces:q}"
         " --reference {input.reference:q} {params.qt} --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
-        " --claims-file {input.claims_file:q}"
+        " --claims-file {input.claims_file:q} {params.ns2}"
         " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
