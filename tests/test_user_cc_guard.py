@@ -16,20 +16,12 @@ from simulator.tcp.cc.guard import GuardedControl
 from simulator.tcp.recovery import RenoRecovery
 from simulator.tcp.rto import RtoEstimator
 from simulator.tcp.sender import TcpSender
+from test_user_cc import GOOD
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HEAD = """
-import math
-from simulator.tcp.cc.base import CongestionControl
+HEAD = "\nimport math" + GOOD          # a sound algorithm (tests/test_user_cc.py); tests append what breaks it
 
-class Mine(CongestionControl):
-    def ssthresh(self, s):
-        return max(s.in_flight / 2.0, 2.0)
-
-    def cong_avoid(self, s, acked):
-        s.cwnd += acked if s.cwnd < s.ssthresh else acked / s.cwnd
-"""
 STUDY = """study: s
 paper: custom
 title: user algorithm
