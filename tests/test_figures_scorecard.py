@@ -198,3 +198,11 @@ def test_other_papers_show_claims_quoted_numbers_and_papers_not_run(card, shown_
     assert ch.shown[0] == "### " + fs.OTHER_PAPERS["mininet"]
     assert "mininet_claims.csv" in ch.claims_rows and "mininet_quoted_numbers.csv" in ch.downloads
     assert fs.NOT_RUN.format(fs.OTHER_PAPERS["ns2"]) in ch.shown
+
+
+def test_a_zero_width_interval_is_written_deterministic_never_x_to_x():
+    from simulator.report import figures_scorecard as fs
+
+    assert fs.interval(96.38, 96.38) == "deterministic"
+    assert fs.interval(float("nan"), float("nan")) == "–"
+    assert fs.interval(95.0, 97.0) == "95 – 97"

@@ -63,7 +63,10 @@ def counts_view(counts: pd.DataFrame, label: str) -> pd.DataFrame:
 
 
 def interval(lo, hi) -> str:
-    return "–" if pd.isna(lo) else f"{fmt(lo)} – {fmt(hi)}"
+    """'low – high'; 'deterministic' for a zero-width interval (every seed the same)."""
+    if pd.isna(lo):
+        return "–"
+    return "deterministic" if fmt(lo) == fmt(hi) else f"{fmt(lo)} – {fmt(hi)}"
 
 
 def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
