@@ -192,6 +192,9 @@ def test_device_queue_draws_qtcolfair_at_alpha_1_2_only():
     fig = qm.device_queue(tables)
     labels = [c.get_label() for c in fig.axes[0].containers]
     assert len(labels) == 4 and not any("1.5" in lab for lab in labels)
+    # utilization and PLR in %, as everywhere else in the book (the table holds 0.95)
+    assert "%" in fig.axes[0].get_ylabel() and "%" in fig.axes[1].get_ylabel()
+    assert list(fig.axes[0].containers[0].lines[0].get_ydata()) == pytest.approx([95.0, 95.0])
     assert qm.device_queue(tables[tables["study"] == qf.SWEEP]) is None
     assert qt.device_queue_utilization(tables[tables["alpha"].fillna(0) != 1.5]) == (
         "At 0.003 BDP with the device queue, utilization is Cubic 95.0%, QtColFair α=1.2 95.0%.")

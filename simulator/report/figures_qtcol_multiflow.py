@@ -284,13 +284,14 @@ def device_queue(tables, reference=None):
     if rows is None:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, metric, ylabel in ((axes[0], "utilization", "utilization (goodput / 100 Mbit/s)"),
-                               (axes[1], "plr", "PLR (retransmitted / sent)")):
+    # in % like every other utilization and PLR of the book (the tables hold shares of 1)
+    for ax, metric, ylabel in ((axes[0], "utilization", "utilization (%, goodput / 100 Mbit/s)"),
+                               (axes[1], "plr", "PLR (%, retransmitted / sent)")):
         for frame, ls, tag in zip(rows, ("-", "--"), ("configured queue only", "+100-packet device queue")):
             d = frame[frame["metric"] == metric]
             for (alg, alpha), g in d.groupby(["algorithm", d["alpha"].fillna(0)]):
                 g = g.sort_values("buffer_bdp")
-                ax.errorbar(g["buffer_bdp"], g["mean"], yerr=error_bars(g), color=style.PALETTE[alg], ls=ls,
+                ax.errorbar(g["buffer_bdp"], 100 * g["mean"], yerr=error_bars(g, 100), color=style.PALETTE[alg], ls=ls,
                             marker="o", ms=3, lw=1.2, capsize=2, label=f"{style.label(alg, alpha or None)}, {tag}")
         ax.set_xscale("log")
         ax.set_xlabel("configured buffer (BDP multiples, log scale)")
@@ -299,7 +300,7 @@ def device_queue(tables, reference=None):
     for alg, alpha in [(a, al) for a, al in (("cubic", None), ("bbr", None), ("qtcolfair", DEVQ_ALPHA)) if a in drawn]:
         v = paper_value(reference, "buffer_sweep", alg, "goodput", alpha, flows=5, buffer_bdp=1)
         if v is not None:
-            pm.points(axes[0], [1], [v / 100], f"{style.label(alg, alpha)}, 1 BDP", pm.marker(alg))
+            pm.points(axes[0], [1], [v], f"{style.label(alg, alpha)}, 1 BDP", pm.marker(alg))   # Mbit/s of 100 = %
     h, l = axes[0].get_legend_handles_labels()
     fig.legend(h, l, fontsize=9, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout()
