@@ -338,7 +338,7 @@ def figure(cmp: pd.DataFrame, algorithms: tuple):
         ax.set_title(series_label(alg, stack), fontsize=9)
         ax.set_xlabel("random loss rate p (per packet)")
         ax.set_ylabel("goodput (Mbit/s)")
-        ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="lower left", fontsize=9)
     for ax in list(axes.flat)[len(series):]:
         ax.set_visible(False)
     fig.tight_layout()
