@@ -74,7 +74,7 @@ def apply(plt):
     (fixed element ids, and the date matplotlib writes into them taken from SOURCE_DATE_EPOCH)."""
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update({
-        "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
+        "figure.dpi": BOOK_DPI, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
         "grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False,
         "legend.fontsize": 9, "legend.frameon": False, "svg.hashsalt": "tcpsim",
     })
@@ -85,15 +85,15 @@ def apply(plt):
 # a figure's PNG at figure.dpi pixels per inch, shrunk to the column when it is wider.
 MIN_TEXT_PX = 9
 PAGE_PX = 900
+BOOK_DPI = 110      # figure.dpi: the pixels per inch a chapter shows its figures at
 
 
-def smallest_text_px(fig, page_px: int = PAGE_PX) -> float:
+def smallest_text_px(fig, page_px: int = PAGE_PX, dpi: float = BOOK_DPI) -> float:
     """The size in CSS pixels of the smallest visible text of `fig` (tick labels, legends, titles,
     annotations) as the book shows it."""
     import matplotlib.text
 
     fig.canvas.draw()
-    dpi = fig.get_dpi()
     shown = min(1.0, page_px / (fig.get_figwidth() * dpi))
     sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
     return min(sizes) / 72 * dpi * shown if sizes else math.inf
