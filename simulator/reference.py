@@ -248,7 +248,19 @@ def check_claims(path, papers, studies) -> list[dict]:
         _check_claim_keys(where, c, papers, studies)
         if isinstance(studies, dict):
             _check_decide(path, c, doc.get("scoring", {}), studies)
+    _check_thresholds(path, doc["claims"])
     return doc["claims"]
+
+
+def _check_thresholds(claims_path, claims) -> None:
+    """Every metric or statistic a claim reads has a declared resolution and practical threshold."""
+    from simulator.report import metric_thresholds
+
+    path = metric_thresholds.path_beside(claims_path)
+    try:
+        metric_thresholds.check(claims, metric_thresholds.load(path), path)
+    except metric_thresholds.ThresholdError as e:
+        raise ReferenceDataError(str(e)) from None
 
 
 def _check_reasons(root, claims, studies) -> None:

@@ -1,6 +1,7 @@
 """Shared fixtures: real runs of the tiny test config, made once per test session.
 
-The fixture: `built_report`, the whole workflow, `snakemake --cores 2` (simulations -> tables -> claims ->
+The fixtures: `toy_thresholds` (the claim rule with no thresholds for the toy metric of
+  constructed tables), `built_report`, the whole workflow, `snakemake --cores 2` (simulations -> tables -> claims ->
   scorecard -> notebooks -> HTML book), read by the end-to-end tests and by the claim tests that
   need real tables, and the uninterrupted reference that the interruption (resumed on one core) and
   SLURM tests compare their own runs with byte for byte.
@@ -14,6 +15,19 @@ import pytest
 from skip_policy import check_skips
 from system_packages import message, missing
 from workflow_copy import TEST_CONFIG, copy_repo, snakemake
+
+
+@pytest.fixture
+def toy_thresholds(tmp_path):
+    """The claim rule reads the toy metric 'm' of the constructed tables with no resolution and no
+    practical threshold (every difference counts), then the repository's thresholds file again."""
+    from simulator.report import claim_rule
+
+    path = tmp_path / "metric_thresholds.yaml"
+    path.write_text("m: {unit: toy, resolution: 0, practical: {abs: 0}, why: every difference counts}\n")
+    claim_rule.use_thresholds(path)
+    yield path
+    claim_rule.use_thresholds(None)
 
 
 @pytest.fixture(scope="session")

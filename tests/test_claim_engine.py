@@ -9,6 +9,8 @@ import pytest
 from simulator.report import claim_engine as E
 from simulator.report import claim_spec
 
+pytestmark = pytest.mark.usefixtures("toy_thresholds")   # the toy metric 'm': every difference counts
+
 SCORING = {"toy": {"variants": [{"name": "v1", "where": {"variant": "v1"}, "aliases": {"old": "renamed"}}],
                    "sets": {"all": {"present": True}, "ab": ["a", "b"]}, "constants": {"bdp": 100.0}}}
 

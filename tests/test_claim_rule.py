@@ -114,3 +114,53 @@ def test_a_contradiction_shows_the_p_of_its_reversal_not_of_another_comparison()
     d = rule.decide([reversed_, unsure])
     assert d.verdict == "contradicted" and d.p_value == pytest.approx(0.002)    # Holm: 2 x 0.001
     assert rule.decide([unsure]).p_value == pytest.approx(0.4)
+
+
+# ------------------------------------------------------------ resolution and practical threshold per metric
+# (reference/metric_thresholds.yaml: utilization 0.01 absolute, latency_sd_s resolution 1e-6 s,
+#  throughput_mbps 1% relative)
+
+def test_a_significant_but_negligible_difference_does_not_contradict():
+    # BBR's utilization 0.9445 against the paper's "below 0.95": significant (p < 1e-6), by less than
+    # one percentage point: negligible, so the claim is inconclusive, not contradicted
+    c = rule.above(row(0.9545, 0.0005, 10), 0.95, "bbr utilization < 0.95", "utilization")
+    assert c.p < 1e-6 and c.negligible and not c.reversed
+    d = rule.decide([rule.below(row(0.9545, 0.0005, 10), 0.95, "bbr utilization < 0.95", "utilization")])
+    assert d.verdict == "inconclusive"
+    assert "negligible (|difference| 0.0045 smaller than the practical threshold 0.01)" in d.note
+    assert "1 negligible" in d.summary and d.p_value == 1.0
+    # the same comparison without a declared threshold reverses, as before
+    assert rule.decide([rule.below(row(0.9545, 0.0005, 10), 0.95, "x")]).verdict == "contradicted"
+
+
+def test_a_difference_beyond_the_practical_threshold_still_decides():
+    d = rule.decide([rule.greater(row(0.90, 0.001), row(0.95, 0.001), "a > b", "utilization")])
+    assert d.verdict == "contradicted"
+    d = rule.decide([rule.greater(row(0.97, 0.001), row(0.95, 0.001), "a > b", "utilization")])
+    assert d.verdict == "reproduced"
+
+
+def test_a_relative_practical_threshold_scales_with_the_values():
+    small = rule.greater(row(100.5, 0.01), row(100.0, 0.01), "a > b", "throughput_mbps")    # 0.5% of 100
+    large = rule.greater(row(102.0, 0.01), row(100.0, 0.01), "a > b", "throughput_mbps")    # 2%
+    assert small.practical == pytest.approx(1.005) and small.negligible and not small.holds
+    assert rule.holm([large])[0].holds
+
+
+def test_values_closer_than_the_resolution_are_a_tie_whatever_the_spread():
+    # the reader's case: standard deviations of 5.23e-14 s and 5.225e-14 s, float noise of a delay
+    c = rule.greater(row(5.23e-14, 1e-16), row(5.225e-14, 1e-16), "sd a > sd b", "latency_sd_s")
+    assert c.how == "tie" and c.p == 1.0 and c.negligible and not c.holds and not c.reversed
+    d = rule.decide([c])
+    assert d.verdict == "inconclusive" and "tie (closer than the metric's resolution)" in d.note
+
+
+def test_a_metric_without_a_declaration_is_refused_by_name(tmp_path):
+    path = tmp_path / "metric_thresholds.yaml"
+    path.write_text("jain: {unit: index, resolution: 0, practical: {abs: 0.01}, why: one point}\n")
+    rule.use_thresholds(path)
+    try:
+        with pytest.raises(ValueError, match=r"metric_thresholds.yaml: no entry for metric 'utilization'"):
+            rule.greater(row(1, 0.1), row(0.5, 0.1), "a > b", "utilization")
+    finally:
+        rule.use_thresholds(None)

@@ -171,7 +171,7 @@ def test_mn2_inconclusive_on_a_tie_and_contradicted_when_bbr_does_not_repeat():
     tr.loc[tr["algorithm"] == "vegas", "cwnd_0"] = reno["cwnd_0"].to_numpy()   # Vegas's median = Reno's
     rows, notes = cm.build(table(), tr)
     assert verdicts(rows)[("mn-2", "static")] == "inconclusive"
-    assert "(b) vegas mn_cwnd_median 398.4 < reno 398.4: not significant (deterministic)" in note_of(notes, "mn-2")
+    assert "(b) vegas mn_cwnd_median 398.4 < reno 398.4: tie (closer than the metric's resolution)" in note_of(notes, "mn-2")
     tr = traces(FAST_CUBIC)
     bbr = tr["algorithm"] == "bbr"
     tr.loc[bbr, "cwnd_0"] = 680 + np.random.default_rng(7).normal(0, 60, bbr.sum())  # white noise: no repeat

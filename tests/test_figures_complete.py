@@ -228,3 +228,8 @@ def test_tiny_profile_figures_are_complete_and_unmixed(built_report):
     assert_unmixed(fig)
     labels = {ln.get_label() for ax in fig.axes for ln in ax.get_lines()}
     assert {style.label(p.params["algorithm"], None) for p in points(mn.STUDY, test_studies)} <= labels
+
+
+@pytest.mark.parametrize("name", sorted(QTCOL_FIGURES))
+def test_qtcol_figure_text_is_at_least_9_pixels_as_the_book_shows_it(qtcol_chapter, name):
+    assert style.smallest_text_px(qtcol_chapter.figures[name]) >= style.MIN_TEXT_PX

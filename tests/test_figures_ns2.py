@@ -152,13 +152,14 @@ def test_summary_table_rows_columns_and_cells():
     assert ns2.n_seeds(tables(), "ns2_queue") == 10
 
 
-def test_summary_cells_write_a_point_ci_once_cut_at_zero_and_float_noise_as_zero():
+def test_summary_cells_write_a_point_ci_as_deterministic_cut_at_zero_and_float_noise_as_zero():
     t = tables()
     t.loc[t["metric"] == "cwnd_mean", ["mean", "ci_low", "ci_high"]] = [20.0, 20.0, 20.0]
     t.loc[t["metric"] == "loss_pct", ["mean", "ci_low", "ci_high"]] = [0.5, -1.25, 2.25]
     t.loc[t["metric"] == "timeouts", ["mean", "ci_low", "ci_high"]] = [5.206e-14, 0.0, 1e-13]
     row = ns2.summary_table(t, "ns2_queue").iloc[0]
-    assert row["cwnd (packets)"] == "20" and row["loss (%)"] == "0.5 [0, 2.25]" and row["timeouts (per run)"] == "0"
+    assert row["cwnd (packets)"] == "20 (deterministic)" and row["loss (%)"] == "0.5 [0, 2.25]"
+    assert row["timeouts (per run)"] == "0 (deterministic)"   # float noise of a zero over every seed
 
 
 def test_drops_counts_points_with_drops_per_window():

@@ -192,6 +192,9 @@ def test_device_queue_draws_qtcolfair_at_alpha_1_2_only():
     fig = qm.device_queue(tables)
     labels = [c.get_label() for c in fig.axes[0].containers]
     assert len(labels) == 4 and not any("1.5" in lab for lab in labels)
+    # utilization and PLR in %, as everywhere else in the book (the table holds 0.95)
+    assert "%" in fig.axes[0].get_ylabel() and "%" in fig.axes[1].get_ylabel()
+    assert list(fig.axes[0].containers[0].lines[0].get_ydata()) == pytest.approx([95.0, 95.0])
     assert qm.device_queue(tables[tables["study"] == qf.SWEEP]) is None
     assert qt.device_queue_utilization(tables[tables["alpha"].fillna(0) != 1.5]) == (
         "At 0.003 BDP with the device queue, utilization is Cubic 95.0%, QtColFair α=1.2 95.0%.")
@@ -357,3 +360,50 @@ def test_findings_are_computed_from_the_runs_and_name_the_papers_numbers():
     assert "from 95% at 2 BDP to 95% at 10 BDP (paper: 94.2% to 91.4%)" in text
     assert "lowest utilization of the three at 5 flows: 0.05 BDP" in text
     assert fd.buffer_sweep(sweep.iloc[0:0], ref) == ""
+
+
+# --------------------------------------------------------------------------- what a reader sees (issue 34)
+
+def test_each_alpha_of_qtcolfair_has_a_colour_of_its_own_not_only_a_dash():
+    alphas = sorted(qm.style.ALPHA_STYLES)
+    colours = {qm.style.colour("qtcolfair", a) for a in alphas}
+    assert len(colours) == len(alphas)                                    # one colour per curve
+    assert qm.style.colour("qtcolfair", 1.2) == qm.style.PALETTE["qtcolfair"]
+    assert qm.style.colour("qtcolfair", None) == qm.style.PALETTE["qtcolfair"]
+    others = {qm.style.PALETTE[a] for a in qm.style.ALGORITHMS if a != "qtcolfair"}
+    assert not colours & others
+    bars = qm.multiflow_bars(table("qt_multiflow", MULTI, ["goodput_mbps"], flows=[5]), reference(),
+                             "goodput_mbps", "goodput", "goodput", (90, 97.5))
+    faces = {tuple(p.get_facecolor()[:3]) for p in bars.axes[0].patches}
+    assert len(faces) == len(MULTI)                                       # a colour per bar, alphas apart
+
+
+def test_a_bar_axis_that_does_not_start_at_0_is_marked_broken():
+    tables = table("qt_multiflow", MULTI, ["goodput_mbps", "jain"], flows=[5])
+    from90 = qm.multiflow_bars(tables, reference(), "goodput_mbps", "goodput", "goodput", (90, 97.5))
+    assert len([ln for ln in from90.axes[0].get_lines() if ln.get_gid() == "axis-break"]) == 2
+    from0 = qm.multiflow_bars(tables, reference(), "jain", "J", "jain", (0, 1.05))
+    assert not [ln for ln in from0.axes[0].get_lines() if ln.get_gid() == "axis-break"]
+
+
+def test_figure_text_is_at_least_9_pixels_as_the_book_shows_it():
+    tables = table("qt_multiflow", MULTI, ["goodput_mbps"], flows=[5])
+    fig = qm.multiflow_bars(tables, reference(), "goodput_mbps", "goodput", "goodput", (90, 97.5))
+    assert qm.style.smallest_text_px(fig) >= qm.style.MIN_TEXT_PX
+    fig, ax = plt.subplots(figsize=(12, 4))
+    ax.legend(handles=[plt.Line2D([], [], label="x")], fontsize=6)      # what the check must catch
+    assert qm.style.smallest_text_px(fig) < qm.style.MIN_TEXT_PX
+
+
+def test_no_figure_of_the_report_asks_for_text_below_9_points():
+    """Every figure is at most 12 inches wide and shown at figure.dpi, shrunk to the 900-pixel column:
+    9 points is then at least 9 pixels; a smaller explicit size anywhere is a regression."""
+    import re
+    from pathlib import Path
+
+    small = re.compile(r"(fontsize|labelsize|size)\s*=\s*([0-8](\.\d+)?)\b")
+    root = Path(qm.__file__).parent
+    found = [f"{p.name}: {m.group(0)}" for p in sorted(root.glob("*.py")) for m in small.finditer(p.read_text())
+             if "fontsize" in m.group(0) or "labelsize" in m.group(0)]
+    assert not found, found
+    assert 9 / 72 * 110 * min(1, qm.style.PAGE_PX / (12 * 110)) >= qm.style.MIN_TEXT_PX

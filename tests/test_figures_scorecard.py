@@ -198,3 +198,26 @@ def test_other_papers_show_claims_quoted_numbers_and_papers_not_run(card, shown_
     assert ch.shown[0] == "### " + fs.OTHER_PAPERS["mininet"]
     assert "mininet_claims.csv" in ch.claims_rows and "mininet_quoted_numbers.csv" in ch.downloads
     assert fs.NOT_RUN.format(fs.OTHER_PAPERS["ns2"]) in ch.shown
+
+
+def test_a_zero_width_interval_is_written_deterministic_never_x_to_x():
+    from simulator.report import figures_scorecard as fs
+
+    assert fs.interval(96.38, 96.38) == "deterministic"
+    assert fs.interval(float("nan"), float("nan")) == "–"
+    assert fs.interval(95.0, 97.0) == "95 – 97"
+
+
+def test_utilization_and_plr_are_written_in_percent_as_in_the_chapters():
+    import pandas as pd
+
+    from simulator.report import claim_words, claims_view, figures_scorecard as fs
+
+    row = {"item": "qt-4", "variant": "ns3_scenario", "metric": "utilization", "paper_value": 0.96,
+           "ours_mean": 0.9598, "ci_low": 0.9598, "ci_high": 0.9598, "run_p025": 0.9598, "run_p975": 0.9598,
+           "n_seeds": 10, "verdict": "inside"}
+    view = fs.numbers_view(pd.DataFrame([row]))
+    assert view.loc[0, "paper"] == "96" and view.loc[0, "ours (mean)"].startswith("95.98")
+    assert view.loc[0, "95% CI"] == "deterministic" and "%" in view.loc[0, "metric"]
+    assert claims_view._ours(pd.Series(row)).startswith("95.98 (deterministic)<br><small>utilization (% of the link")
+    assert claim_words.scale("plr") == 100 and claim_words.scale("jain") == 1

@@ -13,7 +13,11 @@ def test_numbers():
 
 def test_mean_with_ci():
     assert nf.mean_ci(2.0, 1.0, 3.0) == "2 [1, 3]"
-    assert nf.mean_ci(20.0, 20.0, 20.0) == "20"                # every seed the same: one number
+    assert nf.mean_ci(20.0, 20.0, 20.0) == "20 (deterministic)"   # every seed the same: no "[20, 20]"
+    assert nf.mean_ci(96.38, 96.38, 96.38, 4) == "96.38 (deterministic)"
+    assert nf.mean_ci(5.0, float("nan"), float("nan")) == "5"   # one seed: no interval at all
+    assert nf.mean_ci_html(0.9638, 0.9638, 0.9638, bold=True) == "<b>0.964</b> <small>deterministic</small>"
+    assert nf.mean_ci_html(2.0, 1.0, 3.0) == "2 <small>[1, 3]</small>"
     assert nf.mean_ci(2.5, -29.27, 34.27) == "2.5 [0, 34.3]"    # cut at 0
     assert nf.mean_ci(-1.0, -2.0, 0.5, lower=None) == "-1 [-2, 0.5]"
 

@@ -98,7 +98,7 @@ def test_metrics_table_has_a_row_per_point_and_a_column_per_metric_with_its_unit
     assert first["grid point"] == "Reno, lambda=5, K=1"
     assert first["throughput (packets/s)"] == "1 [0.5, 1.5]"
     assert first["mean_rtt (s)"] == "–"            # undefined at every point
-    assert first["sent (packets)"] == "100"         # every seed equal: no interval to show
+    assert first["sent (packets)"] == "100 (deterministic)"   # every seed equal: no "[100, 100]"
     assert first["seeds"] == "3"
     numbers = sp.numbers_download(page)
     assert len(numbers) == 8 * len(METRICS) and {"mean", "ci_low", "ci_high", "n", "lambda", "K"} <= set(numbers)

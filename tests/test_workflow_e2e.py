@@ -88,7 +88,7 @@ def test_tiny_workflow_scorecard_has_every_declared_claim(built_report):
     assert verdict[("qt-2", "ns3_scenario")] == "reproduced"
     claims = card[card["verdict"].isin(VERDICTS)]
     tested = claims[claims["verdict"] != "not_testable"]
-    assert (tested["rule"] == "Welch t-test, Holm-adjusted, 5%").all()
+    assert (tested["rule"] == "Welch t-test, Holm-adjusted, 5%, practical threshold per metric").all()
     # a p for every decided claim, unless one of its comparisons rests on a single seed (no test possible)
     assert (tested["p_value"].notna() | tested["note"].str.contains("from one seed")).all()
     assert claims["note"].str.len().gt(0).all()

@@ -13,7 +13,8 @@ One module per idea; the workflow's rules and the notebooks only call these:
     claim_cells      the cells a claim reads (table rows, scopes, for: values), for the engine
     claim_spec       checks of the decide blocks before any job (names the claim, key, allowed values)
     claim_functions  named trace statistics, references and note sentences, one module per paper
-    claim_rule       the one statistical rule (Welch / one-sample t, Holm, deterministic by value)
+    claim_rule       the one statistical rule (Welch / one-sample t, Holm, deterministic by value, practical threshold)
+    metric_thresholds each metric's resolution (tie) and practical threshold (reference/metric_thresholds.yaml)
     claim_reasons    why a claim did not reproduce (reference/claim_reasons.yaml), beside the verdict
     attribution      who is at fault for a claim row not reproduced (the paper's text, code, an open parameter, our
                      simulator, our seeds) and the evidence: NS-2 rows from NS-2 2.35's own verdict on its records

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simulator.report import claim_reasons, claim_rule as rule
+from simulator.report import claim_reasons, claim_rule as rule, metric_thresholds
 from simulator.report.claim_cells import (  # noqa: F401  (Scope, Cells: the engine's vocabulary, re-exported)
     Cells, Scope, _between, _fmt_value, _plain, _scaled, _sets, _zero, at_point, describe, domain, expand, number,
     rows_where, stat, substitute)
@@ -155,6 +155,12 @@ class Part:
     def label(self, text: str) -> str:
         return f"{self.tag} {text}".strip()
 
+    @staticmethod
+    def measure(spec: dict) -> str | None:
+        """The name whose declared resolution and practical threshold judge a cell: its statistic or metric."""
+        name = spec.get("statistic", spec.get("metric"))
+        return name if isinstance(name, str) else None
+
     # -- kinds
     def order(self, env: dict, a=None, b=None, op=None) -> None:
         a, op, b = (a, op, b) if a is not None else self.spec["order"]
@@ -169,7 +175,8 @@ class Part:
         right = _scaled(rb, k) if k != 1 else stat(rb)
         scale = f"{k:g} x " if k != 1 else ""
         lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {scale}{lb} {float(rb['mean']):.4g}")   # k x B's own mean
-        self.add(rule.greater(stat(ra), right, lab) if op == ">" else rule.less(stat(ra), right, lab))
+        m = self.measure(sa)
+        self.add(rule.greater(stat(ra), right, lab, m) if op == ">" else rule.less(stat(ra), right, lab, m))
 
     def extreme(self, env: dict) -> None:
         e = substitute(self.spec["extreme"], env)
@@ -181,20 +188,20 @@ class Part:
 
     def threshold(self, env: dict) -> None:
         a, op, v = self.spec["threshold"]
-        ra, la, _ = self.row(a, env)
+        ra, la, sa = self.row(a, env)
         if ra is None:
             return
-        x = self.value(v, env)
+        x, m = self.value(v, env), self.measure(sa)
         lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {x:.4g}")
-        self.add(rule.above(stat(ra), x, lab) if op == ">" else rule.below(stat(ra), x, lab))
+        self.add(rule.above(stat(ra), x, lab, m) if op == ">" else rule.below(stat(ra), x, lab, m))
 
     def within(self, env: dict, a=None, lo=None, hi=None) -> None:
         a, lo, hi = (a, lo, hi) if a is not None else self.spec["within"]
-        ra, la, _ = self.row(a, env)
+        ra, la, sa = self.row(a, env)
         if ra is None:
             return
         for c in rule.within(stat(ra), self.value(lo, env), self.value(hi, env),
-                             self.label(f"{la} {float(ra['mean']):.4g}")):
+                             self.label(f"{la} {float(ra['mean']):.4g}"), self.measure(sa)):
             self.add(c)
 
     def near(self, env: dict) -> None:
@@ -225,17 +232,17 @@ class Part:
             self.g.skipped.append(self.label(f"{describe(base)}: 0 at every {param}"))
             self.left_out += 1
             return
-        rising = t.get("rising", True)
+        rising, m = t.get("rising", True), self.measure(self.cells.spec(self.cell_spec(t.get("cell", {}), env)))
         (x0, r0), (x1, r1) = rows[0], rows[-1]
         cmp = rule.greater if rising else rule.less
         word = "rises" if rising else "falls"
         series = ", ".join(f"{_fmt_value(x)}: {r['mean']:.3g}" for x, r in rows)
         self.add(cmp(stat(r1), stat(r0), self.label(
             f"{describe(base)} {word} from {param}={_fmt_value(x0)} to {_fmt_value(x1)} "
-            f"({r0['mean']:.4g} -> {r1['mean']:.4g}; series {series})")))
+            f"({r0['mean']:.4g} -> {r1['mean']:.4g}; series {series})"), m))
         if t.get("steps") and len(rows) > 2:
             self.g.steps.append((self.label(f"{describe(base)} {word}"), [
-                cmp(stat(rb), stat(ra), f"{_fmt_value(xa)} -> {_fmt_value(xb)}: {ra['mean']:.3g} -> {rb['mean']:.3g}")
+                cmp(stat(rb), stat(ra), f"{_fmt_value(xa)} -> {_fmt_value(xb)}: {ra['mean']:.3g} -> {rb['mean']:.3g}", m)
                 for (xa, ra), (xb, rb) in zip(rows, rows[1:])]))
 
     def reference(self, env: dict) -> None:
@@ -258,7 +265,7 @@ class Part:
             t = max(self.value(tol.get("rel", 0), env) * abs(ref), self.value(tol.get("abs", {}).get(r["metric"], 0), env))
             params = " ".join(f"{k}={_fmt_value(r[k])}" for k in spec.get("label", []) if k in r)
             for c in rule.within(stat(r), ref - t, ref + t, self.label(
-                    f"{params} {r['metric']} {float(r['mean']):.4g} (reference {ref:.4g} ± {t:.3g})")):
+                    f"{params} {r['metric']} {float(r['mean']):.4g} (reference {ref:.4g} ± {t:.3g})"), r["metric"]):
                 self.add(c)
 
     def run(self) -> None:
@@ -423,8 +430,9 @@ _CLAIMS_FILE: list = []      # set by use_claims_file (the workflow's reference_
 
 
 def use_claims_file(path) -> None:
-    """Decide from this claims file (and the reasons beside it) instead of the repository's."""
+    """Decide from this claims file (and the reasons and metric thresholds beside it) instead of the repository's."""
     _CLAIMS_FILE[:] = [Path(path)]
+    rule.use_thresholds(metric_thresholds.path_beside(path))
 
 
 def claims_file() -> Path:

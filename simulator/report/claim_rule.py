@@ -10,12 +10,17 @@ a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of
 - *Deterministic* rows (n >= 2, every seed gave the same value: sd 0) are compared by value: p = 0
   when the values differ, 1 when they are equal (but for floating-point noise: `same`); the note says so.
 - A row from one seed cannot be tested: p is missing, the comparison cannot hold significantly.
+- Every metric has a declared *resolution* and *practical threshold* (reference/metric_thresholds.yaml,
+  declared before looking at the verdicts): two means closer than the resolution are a *tie* (p = 1,
+  whatever the spread), and a difference smaller than the practical threshold is *negligible*: it
+  neither holds nor reverses, significant or not. So a claim is never contradicted by a negligible
+  difference; a claim whose comparisons are negligible or holding is at most inconclusive.
 - The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
   significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
   for the paper's or the runs it needs are missing (with the reason). Its p_value is the p that
   decides the verdict: for a contradicted claim the smallest adjusted p of its reversed comparisons
-  (the evidence against the paper), otherwise the largest adjusted p of its comparisons (below 5%
-  exactly when every comparison is significant).
+  (the evidence against the paper), otherwise the largest adjusted p of its comparisons, a negligible
+  one counting as 1 (below 5% exactly when every comparison holds).
 """
 from __future__ import annotations
 
@@ -24,10 +29,10 @@ from dataclasses import dataclass, replace
 
 from scipy import stats
 
-from simulator.report import number_format
+from simulator.report import metric_thresholds, number_format
 
 ALPHA = 0.05
-RULE = "Welch t-test, Holm-adjusted, 5%"
+RULE = "Welch t-test, Holm-adjusted, 5%, practical threshold per metric"
 VERDICTS = ("reproduced", "contradicted", "inconclusive", "not_testable")
 
 
@@ -36,21 +41,31 @@ class Comparison:
     label: str           # what is compared, in words: "cubic > reno (goodput, lambda=5)"
     diff: float          # claimed side minus other side: > 0 when it holds by mean
     p: float             # two-sided p of the difference (nan: cannot be tested)
-    how: str             # "welch", "deterministic", "one seed"
+    how: str             # "welch", "deterministic", "one seed", "tie"
     p_adj: float = math.nan
+    practical: float = 0.0   # the metric's practical threshold at these values: a smaller |diff| is negligible
+
+    @property
+    def negligible(self) -> bool:
+        """Smaller than the metric's practical threshold (a tie included): it can neither hold nor reverse."""
+        return self.how == "tie" or abs(self.diff) < self.practical
 
     @property
     def holds(self) -> bool:
-        """Holds by mean and significantly (after Holm)."""
-        return self.diff > 0 and self.p_adj < ALPHA
+        """Holds by mean, by more than the practical threshold, and significantly (after Holm)."""
+        return self.diff > 0 and not self.negligible and self.p_adj < ALPHA
 
     @property
     def reversed(self) -> bool:
-        """Significantly the other way (after Holm)."""
-        return self.diff < 0 and self.p_adj < ALPHA
+        """Significantly the other way, by more than the practical threshold (after Holm)."""
+        return self.diff < 0 and not self.negligible and self.p_adj < ALPHA
 
     def describe(self) -> str:
-        word = "holds" if self.holds else "reversed" if self.reversed else "not significant"
+        if self.how == "tie":
+            return f"{self.label}: tie (closer than the metric's resolution)"
+        word = ("holds" if self.holds else "reversed" if self.reversed
+                else f"negligible (|difference| {number_format.num(abs(self.diff))} smaller than the practical threshold "
+                     f"{number_format.num(self.practical)})" if self.negligible else "not significant")
         if self.how == "deterministic":     # compared by value: a p of exactly 0 or 1 says nothing more
             return f"{self.label}: {word} (deterministic)"
         extra = f", {self.how}" if self.how != "welch" else ""
@@ -77,43 +92,78 @@ def _nan(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def greater(a, b, label: str) -> Comparison:
-    """The ordering mean(a) > mean(b); a and b are table rows (mean, sd, n)."""
+_THRESHOLDS: dict = {}      # name -> metric_thresholds.Threshold, read once from the file in use
+_THRESHOLDS_FILE: list = []
+
+
+def use_thresholds(path=None) -> None:
+    """Decide with this thresholds file (a user's reference folder) instead of the repository's (None:
+    the repository's again)."""
+    _THRESHOLDS_FILE[:] = [path] if path is not None else []
+    _THRESHOLDS.clear()
+
+
+def threshold(metric: str | None) -> "metric_thresholds.Threshold":
+    """The metric's declared resolution and practical threshold; none for metric None (comparisons made
+    outside the claims: suite ranks, agreement tests). A claim's metric is checked to have an entry
+    before any job (simulator/reference.py), so a missing one here is an error, not a silent zero."""
+    if metric is None:
+        return metric_thresholds.NONE
+    if not _THRESHOLDS:
+        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
+        _THRESHOLDS.update(metric_thresholds.load(path))
+    if metric not in _THRESHOLDS:
+        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
+        raise metric_thresholds.ThresholdError(
+            f"{path}: no entry for metric {metric!r}; every metric a claim reads needs unit, resolution, practical and why")
+    return _THRESHOLDS[metric]
+
+
+def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | None) -> Comparison:
+    """A comparison of means ma and mb (diff ma - mb) with the metric's tie and practical threshold."""
+    t = threshold(metric)
+    if how != "one seed" and abs(ma - mb) <= t.resolution and t.resolution > 0:
+        p, how = 1.0, "tie"
+    return Comparison(label, ma - mb, p, how, practical=t.practical(ma, mb))
+
+
+def greater(a, b, label: str, metric: str | None = None) -> Comparison:
+    """The ordering mean(a) > mean(b); a and b are table rows (mean, sd, n) of `metric`."""
     (ma, sa, na), (mb, sb, nb) = _stat(a), _stat(b)
     if na < 2 or nb < 2:
-        return Comparison(label, ma - mb, math.nan, "one seed")
+        return _judged(label, ma, mb, math.nan, "one seed", metric)
     if sa == 0 and sb == 0:
-        return Comparison(label, ma - mb, 1.0 if same(ma, mb) else 0.0, "deterministic")
+        return _judged(label, ma, mb, 1.0 if same(ma, mb) else 0.0, "deterministic", metric)
     p = stats.ttest_ind_from_stats(ma, sa, na, mb, sb, nb, equal_var=False).pvalue
-    return Comparison(label, ma - mb, float(p), "welch")
+    return _judged(label, ma, mb, float(p), "welch", metric)
 
 
-def less(a, b, label: str) -> Comparison:
+def less(a, b, label: str, metric: str | None = None) -> Comparison:
     """The ordering mean(a) < mean(b)."""
-    return greater(b, a, label)
+    return greater(b, a, label, metric)
 
 
-def above(a, threshold: float, label: str) -> Comparison:
+def above(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
     """mean(a) > threshold (one-sample t-test)."""
     m, s, n = _stat(a)
     if n < 2:
-        return Comparison(label, m - threshold, math.nan, "one seed")
+        return _judged(label, m, threshold, math.nan, "one seed", metric)
     if s == 0:
-        return Comparison(label, m - threshold, 1.0 if same(m, threshold) else 0.0, "deterministic")
+        return _judged(label, m, threshold, 1.0 if same(m, threshold) else 0.0, "deterministic", metric)
     p = 2 * stats.t.sf(abs((m - threshold) / (s / math.sqrt(n))), n - 1)
-    return Comparison(label, m - threshold, float(p), "welch")
+    return _judged(label, m, threshold, float(p), "welch", metric)
 
 
-def below(a, threshold: float, label: str) -> Comparison:
+def below(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
     """mean(a) < threshold (one-sample t-test)."""
-    c = above(a, threshold, label)
+    c = above(a, threshold, label, metric)
     return replace(c, diff=-c.diff)
 
 
-def within(a, low: float, high: float, label: str) -> list[Comparison]:
+def within(a, low: float, high: float, label: str, metric: str | None = None) -> list[Comparison]:
     """low < mean(a) < high, as two comparisons (equivalence by two one-sided tests): the value is
     within the paper's tolerance when both hold significantly, outside when either is reversed."""
-    return [above(a, low, f"{label} > {low:.4g}"), below(a, high, f"{label} < {high:.4g}")]
+    return [above(a, low, f"{label} > {low:.4g}", metric), below(a, high, f"{label} < {high:.4g}", metric)]
 
 
 def sample(values) -> dict:
@@ -161,6 +211,9 @@ class Decision:
         untested = sum(math.isnan(c.p) for c in self.comparisons)
         if untested:
             parts.append(f"{untested} from one seed, not testable")
+        negligible = sum(c.negligible for c in self.comparisons)
+        if negligible:
+            parts.append(f"{negligible} negligible (smaller than the metric's practical threshold)")
         if any(c.how == "deterministic" for c in self.comparisons):
             parts.append("deterministic runs compared by value")
         return "; ".join(parts) + "."
@@ -168,10 +221,11 @@ class Decision:
 
 def _deciding_p(verdict: str, done) -> float:
     """The p a reader sees beside the verdict: a contradiction's strongest reversal; else the weakest
-    comparison (nan when one cannot be tested)."""
+    comparison (nan when one cannot be tested), a negligible one counting as p = 1 (no evidence of a
+    difference that matters), so the p is below 5% exactly when every comparison holds."""
     if verdict == "contradicted":
         return min(c.p_adj for c in done if c.reversed)
-    ps = [c.p_adj for c in done]
+    ps = [1.0 if c.negligible and not math.isnan(c.p_adj) else c.p_adj for c in done]
     return math.nan if any(math.isnan(p) for p in ps) else max(ps)
 
 

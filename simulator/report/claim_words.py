@@ -35,15 +35,22 @@ METRICS = {
     "p95_rtt_ms": "95th percentile of RTT (ms)",
     "ping_loss_pct": "ping loss (%)",
     "ping_rtt_mean_ms": "mean ping RTT (ms)",
-    "plr": "retransmitted share of packets sent",
+    "plr": "retransmitted share of packets sent (%)",
     "throughput": "throughput (packets/s)",
     "throughput_cv": "coefficient of variation of throughput",
     "throughput_mbps": "throughput (Mbit/s)",
     "throughput_mean_mbps": "mean throughput (Mbit/s)",
     "throughput_per_flow_mbps": "throughput per flow (Mbit/s)",
     "timeouts": "retransmission timeouts",
-    "utilization": "utilization (share of the link rate)",
+    "utilization": "utilization (% of the link rate)",
 }
+# metrics the tables hold as shares of 1 and the book writes in %, as the chapters do: one unit per metric
+PERCENT = {"utilization", "plr"}
+
+
+def scale(metric) -> float:
+    """The factor from the tables' unit to the one the book writes a metric in (100 for a share shown in %)."""
+    return 100.0 if metric in PERCENT else 1.0
 # other identifiers inside a headline description: the testbed's paths and background levels,
 # the NS-2 queue disciplines
 TERMS = {"eth_wifi": "Ethernet-Wi-Fi", "wifi_wifi": "Wi-Fi-Wi-Fi", "none": "no background",

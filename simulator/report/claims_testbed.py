@@ -28,6 +28,7 @@ import pandas as pd
 
 from simulator.report import claim_engine
 from simulator.report import claims_common as cc
+from simulator.report import number_format
 from simulator.report.verdicts import SCORECARD_COLUMNS
 
 PAPER = "testbed"
@@ -71,7 +72,7 @@ class Cells:
 
 
 def _mean_ci(r: pd.Series) -> str:
-    return f"{_f(r['mean'])} [{_f(r['ci_low'])}, {_f(r['ci_high'])}]"
+    return number_format.mean_ci(r["mean"], r["ci_low"], r["ci_high"], lower=None, fmt=_f)
 
 
 def _info(fn) -> str:

@@ -45,8 +45,9 @@ def _ours(r) -> str:
         return ""
     # every headline metric is a rate, delay, share, count or window: its interval is cut at 0
     lower = 0.0 if r["ours_mean"] >= 0 else None
-    shown = (number_format.num(r["ours_mean"], 4) if pd.isna(r.get("ci_low")) else
-             number_format.mean_ci(r["ours_mean"], r["ci_low"], r["ci_high"], 4, lower))
+    k = claim_words.scale(r.get("metric"))            # a share of 1 in %, as the chapters write it
+    shown = (number_format.num(k * r["ours_mean"], 4) if pd.isna(r.get("ci_low")) else
+             number_format.mean_ci(k * r["ours_mean"], k * r["ci_low"], k * r["ci_high"], 4, lower))
     what = claim_words.metric(r.get("metric"))
     return f"{shown}<br><small>{html.escape(what)}{', ' if what else ''}{int(r['n_seeds'])} seeds</small>"
 

@@ -9,6 +9,7 @@ import pandas as pd
 
 from simulator.report import paper_marks as pm
 from simulator.report import style
+from simulator.report import number_format
 from simulator.report.figures_qtcol import one_point_each, points
 from simulator.report.cells import num
 
@@ -115,8 +116,9 @@ def summary(tables: pd.DataFrame, numbers: pd.DataFrame | None = None) -> pd.Dat
 
 
 def mean_ci(mean, lo, hi) -> str:
-    """'mean [lo, hi]'; every metric here is non-negative, so an interval end below 0 (few seeds) shows as 0."""
-    return f"{num(mean)} <small>[{num(max(lo, 0.0))}, {num(max(hi, 0.0))}]</small>"
+    """'mean [lo, hi]' ('deterministic' for a zero-width CI); every metric here is non-negative, so an
+    interval end below 0 (few seeds) shows as 0."""
+    return number_format.mean_ci_html(mean, lo, hi)
 
 
 def summary_shown(s: pd.DataFrame) -> pd.DataFrame:

@@ -11,6 +11,7 @@ import pandas as pd
 from simulator.report import chapter, figure_series, paper_marks as pm
 from simulator.report import style
 from simulator.report import scorecard_mm1 as sc
+from simulator.report import number_format
 from simulator.report.html_view import fmt
 
 TITLES = {"throughput": "Throughput (packets/s)", "avg_delay": "Average delay (s)", "loss_rate": "Loss rate (%)"}
@@ -53,6 +54,12 @@ def published_tables(tables: pd.DataFrame, reference: pd.DataFrame) -> dict[str,
     return out
 
 
+def _ci_words(row) -> str:
+    """'CI low–high', or 'deterministic' when every seed gave the same value."""
+    interval = number_format.ci(row["mean"], row["ci_low"], row["ci_high"], lower=None, fmt=fmt)
+    return interval if interval in ("", number_format.DETERMINISTIC) else f"CI {fmt(row['ci_low'])}–{fmt(row['ci_high'])}"
+
+
 def _ours_cell(row) -> str:
     """Our mean with the verdict mark, then the 95% CI and per-run range."""
     if pd.isna(row.get("mean", float("nan"))):
@@ -60,7 +67,7 @@ def _ours_cell(row) -> str:
     mark = "✓" if row["inside_run_range"] else "✗"
     colour = "#1a7f37" if row["inside_run_range"] else "#cf222e"
     return (f"<b>{fmt(row['mean'])}</b> <span style='color:{colour}'>{mark}</span><br>"
-            f"<small>CI {fmt(row['ci_low'])}–{fmt(row['ci_high'])}<br>"
+            f"<small>{_ci_words(row)}<br>"
             f"runs {fmt(row['run_p025'])}–{fmt(row['run_p975'])}</small>")
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 from simulator.report import chapter
 from simulator.report import figure_series, mm1k, style
 from simulator.report import scorecard_mm1 as sc
+from simulator.report import number_format
 from simulator.report.figures_mm1 import by_base, greek, names, study_file
 from simulator.scenarios.mm1_queue import run_name
 
@@ -153,7 +154,7 @@ INDEX_NAMES = {"variant": "model variant", "lambda": "λ (packets/s)", "K": "K (
 def closed_form_table(cmp: pd.DataFrame) -> pd.DataFrame:
     """A row per variant, lambda and K; per metric 'closed form | ours [95% CI] ✓/✗'."""
     show = cmp.assign(cell=[
-        f"{cf:.4g} | {m:.4g} [{lo:.4g}, {hi:.4g}] {'✓' if ok else '✗'}"
+        f"{cf:.4g} | {number_format.mean_ci(m, lo, hi, lower=None, fmt=lambda v: f'{v:.4g}')} {'✓' if ok else '✗'}"
         for cf, m, lo, hi, ok in zip(cmp.closed_form, cmp.ours_mean, cmp.ci_low, cmp.ci_high, cmp.agree)])
     wide = show.pivot_table(index=["variant", "lambda", "K"], columns="metric", values="cell", aggfunc="first")
     wide = wide[[m for m in CLOSED_FORM_COLUMNS if m in wide.columns]]

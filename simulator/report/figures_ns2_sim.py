@@ -149,7 +149,7 @@ def goodput_figure(ours: pd.DataFrame, ns2: pd.DataFrame):
         ax.set(xscale="log", yscale="log", xlim=(lo, hi), ylim=(lo, hi), xlabel="NS-2 2.35 goodput (Mbit/s)",
                title="window 20 (NS-2 default)" if window else "window 0 (no cap)")
     axes[0].set_ylabel("our goodput (Mbit/s)")
-    axes[0].legend(loc="upper left", fontsize=8)
+    axes[0].legend(loc="upper left", fontsize=9)
     return fig
 
 

@@ -217,9 +217,9 @@ def single_flow(ss, group, bdp, reference=None):
         return None
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     for alg, alpha, g in sel:
-        kw = dict(color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=1.2)
+        kw = dict(color=style.colour(alg, alpha), ls=style.alpha_style(alpha), lw=1.2)
         axes[0].plot(g["t"], g["inflight_0"], label=style.label(alg, alpha), **kw)
-        axes[0].plot(g["t"], g["cwnd_0"], color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=0.6, alpha=0.45)
+        axes[0].plot(g["t"], g["cwnd_0"], color=style.colour(alg, alpha), ls=style.alpha_style(alpha), lw=0.6, alpha=0.45)
         axes[1].plot(g["t"], rtt_series(g), label=style.label(alg, alpha), **kw)
     t0, t1 = min(float(g["t"].min()) for *_, g in sel), max(float(g["t"].max()) for *_, g in sel)
     for ax, (kind, unit) in zip(axes, KINDS):
@@ -365,7 +365,7 @@ def path_change(rr, events, bdp, reference=None, scenario=None):
     fig, axes = plt.subplots(3, 1, figsize=(11, 8.8), sharex=True)
     sel = one_point_each(rr, "path change")
     for alg, alpha, g in sel:
-        kw = dict(color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=2.4 if alg == "qtcol" else 1.1,
+        kw = dict(color=style.colour(alg, alpha), ls=style.alpha_style(alpha), lw=2.4 if alg == "qtcol" else 1.1,
                   label=style.label(alg, alpha))
         axes[0].plot(g["t"], g["throughput_mbps_0"].rolling(10, min_periods=1).mean(), **kw)
         axes[1].plot(g["t"], rtt_series(g), **kw)

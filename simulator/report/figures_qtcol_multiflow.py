@@ -85,7 +85,7 @@ def multiflow_bars(tables, reference, metric, ylabel, ref_metric, ylim):
     paper = paper_column(reference, "multiflow", d, ref_metric, flows=5)
     fig, ax = plt.subplots(figsize=(11, 3.8))
     for i, r in enumerate(d.itertuples()):
-        ax.bar(i, r.mean, color=style.PALETTE[r.algorithm], alpha=0.8, label=style.LABELS[r.algorithm])
+        ax.bar(i, r.mean, color=style.colour(r.algorithm, r.alpha), alpha=0.8, label=style.label(r.algorithm, r.alpha))
         ax.errorbar(i, r.mean, yerr=[[max(r.mean - r.ci_low, 0)], [max(r.ci_high - r.mean, 0)]],
                     color="black", capsize=3, lw=1)
     xs = [i for i, v in enumerate(paper) if v is not None]
@@ -96,6 +96,8 @@ def multiflow_bars(tables, reference, metric, ylabel, ref_metric, ylim):
     ax.set_ylabel(ylabel)
     ax.set_xlabel("algorithm")
     ax.set_ylim(*ylim)
+    if ylim[0] > 0:             # the bars do not start at 0: say so on the axis
+        style.axis_break(ax)
     h, l = ax.get_legend_handles_labels()
     uniq = dict(zip(l, h))
     ax.legend(uniq.values(), uniq.keys(), fontsize=9, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -108,7 +110,7 @@ def show_multi_bars(ch, tables, reference) -> None:
     for metric, ylabel, ref_metric, name, ylim, caption in (
             ("goodput_mbps", "goodput (Mbit/s) = utilization (%)", "goodput", "multi_goodput", (90, 97.5),
              "Figure: goodput of the five flows together, computed as the authors do (Mbit/s on a 100 Mbit/s link, so "
-             "also utilization in %), mean with 95% CI (zero-width except BBR); grey hollow diamonds: the paper's "
+             "also utilization in %), mean with 95% CI (deterministic, so no interval, except BBR); grey hollow diamonds: the paper's "
              f"values. Reproduces the paper's Figure 20; the axis starts at 90 Mbit/s. Made from `{study_file(MULTI)}` "
              "(5 flows, 400 s)."),
             ("jain", "Jain's fairness index", "jain", "multi_jain", (0, 1.05),
@@ -127,7 +129,7 @@ def jain_over_time(mf):
     """Jain's index of the flows' cumulative throughput over time, one line per algorithm."""
     fig, ax = plt.subplots(figsize=(11, 3.6))
     for alg, alpha, g in one_point_each(mf, "Jain over time"):
-        ax.plot(g["t"], g["jain"], color=style.PALETTE[alg], ls=style.alpha_style(alpha), lw=1.2,
+        ax.plot(g["t"], g["jain"], color=style.colour(alg, alpha), ls=style.alpha_style(alpha), lw=1.2,
                 label=style.label(alg, alpha))
     ax.axhline(0.9, color="grey", lw=0.8, ls=":")
     ax.axhline(0.2, color="grey", lw=0.8, ls=":")  # 1/N
@@ -195,7 +197,7 @@ def sweep_panel(ax, dn, reference, ref_metric, with_paper) -> None:
     for (alg, alpha), g in dn.groupby(["algorithm", dn["alpha"].fillna(0)]):
         g = g.sort_values("buffer_bdp")
         al = alpha or None
-        ax.errorbar(g["buffer_bdp"], g["mean"], yerr=error_bars(g), color=style.PALETTE[alg], ls=style.alpha_style(al),
+        ax.errorbar(g["buffer_bdp"], g["mean"], yerr=error_bars(g), color=style.colour(alg, al), ls=style.alpha_style(al),
                     marker="o", ms=3, lw=1.2, capsize=2, label=style.label(alg, al))
         if ref_metric and with_paper:
             p = reference[(reference["scenario"] == "buffer_sweep") & (reference["metric"] == ref_metric)
@@ -253,7 +255,7 @@ def show_buffer_sweeps(ch, tables, reference, bdp) -> None:
         show(ch, fig, name,
              f"Figure: {ylabel} against the bottleneck buffer (0.003-10 BDP, log axis; dotted line at 1 BDP), one and "
              f"five flows, {names(d[['algorithm', 'alpha']].drop_duplicates().itertuples(index=False))}, mean with "
-             "95% CI error bars (zero-width except BBR)"
+             "95% CI error bars (deterministic, so no interval, except BBR)"
              + ("; grey hollow markers, one shape per algorithm: the paper's 5-flow values (1-10 BDP)" if ref_metric
                 else "; the paper gives no number for it")
              + f". Reproduces the paper's {figs}. Made from `{study_file(SWEEP)}`.",
@@ -284,13 +286,14 @@ def device_queue(tables, reference=None):
     if rows is None:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, metric, ylabel in ((axes[0], "utilization", "utilization (goodput / 100 Mbit/s)"),
-                               (axes[1], "plr", "PLR (retransmitted / sent)")):
+    # in % like every other utilization and PLR of the book (the tables hold shares of 1)
+    for ax, metric, ylabel in ((axes[0], "utilization", "utilization (%, goodput / 100 Mbit/s)"),
+                               (axes[1], "plr", "PLR (%, retransmitted / sent)")):
         for frame, ls, tag in zip(rows, ("-", "--"), ("configured queue only", "+100-packet device queue")):
             d = frame[frame["metric"] == metric]
             for (alg, alpha), g in d.groupby(["algorithm", d["alpha"].fillna(0)]):
                 g = g.sort_values("buffer_bdp")
-                ax.errorbar(g["buffer_bdp"], g["mean"], yerr=error_bars(g), color=style.PALETTE[alg], ls=ls,
+                ax.errorbar(g["buffer_bdp"], 100 * g["mean"], yerr=error_bars(g, 100), color=style.PALETTE[alg], ls=ls,
                             marker="o", ms=3, lw=1.2, capsize=2, label=f"{style.label(alg, alpha or None)}, {tag}")
         ax.set_xscale("log")
         ax.set_xlabel("configured buffer (BDP multiples, log scale)")
@@ -299,7 +302,7 @@ def device_queue(tables, reference=None):
     for alg, alpha in [(a, al) for a, al in (("cubic", None), ("bbr", None), ("qtcolfair", DEVQ_ALPHA)) if a in drawn]:
         v = paper_value(reference, "buffer_sweep", alg, "goodput", alpha, flows=5, buffer_bdp=1)
         if v is not None:
-            pm.points(axes[0], [1], [v / 100], f"{style.label(alg, alpha)}, 1 BDP", pm.marker(alg))
+            pm.points(axes[0], [1], [v], f"{style.label(alg, alpha)}, 1 BDP", pm.marker(alg))   # Mbit/s of 100 = %
     h, l = axes[0].get_legend_handles_labels()
     fig.legend(h, l, fontsize=9, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout()
@@ -317,7 +320,7 @@ def show_device_queue(ch, tables, reference=None) -> bool:
     show(ch, fig, "buffer_device_queue",
          "Figure: five flows in shallow buffers, CUBIC, BBR and QtColFair α=1.2, with the configured bottleneck queue "
          "alone (solid) and with ns-3's default 100-packet device queue behind it (dashed); mean with 95% CI "
-         "(zero-width except BBR); grey hollow markers: the paper's utilization at 1 BDP (its shallowest published "
+         "(deterministic, so no interval, except BBR); grey hollow markers: the paper's utilization at 1 BDP (its shallowest published "
          "buffer). Sensitivity check for the paper's Figures 24-25. Made from "
          f"`{study_file(SWEEP)}` and `{study_file(DEVQ)}`.",
          data[["algorithm", "alpha", "device_queue_pkts", "buffer_bdp", "metric", "mean", "ci_low", "ci_high", "n"]])

@@ -63,19 +63,23 @@ def counts_view(counts: pd.DataFrame, label: str) -> pd.DataFrame:
 
 
 def interval(lo, hi) -> str:
-    return "–" if pd.isna(lo) else f"{fmt(lo)} – {fmt(hi)}"
+    """'low – high'; 'deterministic' for a zero-width interval (every seed the same)."""
+    if pd.isna(lo):
+        return "–"
+    return "deterministic" if fmt(lo) == fmt(hi) else f"{fmt(lo)} – {fmt(hi)}"
 
 
 def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     """Published numbers as a reader's table: the item, the paper's number, our mean with its 95% CI
     (and per-run range), the seeds and the verdict."""
+    k = frame["metric"].map(claim_words.scale)       # a share of 1 in %, as the chapters write it
     view = pd.DataFrame({
         "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
         "metric": frame["metric"].map(claim_words.metric),
-        "paper": frame["paper_value"].map(fmt), "ours (mean)": frame["ours_mean"].map(fmt),
-        "95% CI": [interval(lo, hi) for lo, hi in zip(frame["ci_low"], frame["ci_high"])]})
+        "paper": (k * frame["paper_value"]).map(fmt), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
+        "95% CI": [interval(lo, hi) for lo, hi in zip(k * frame["ci_low"], k * frame["ci_high"])]})
     if run_range:
-        view["per-run range"] = [interval(lo, hi) for lo, hi in zip(frame["run_p025"], frame["run_p975"])]
+        view["per-run range"] = [interval(lo, hi) for lo, hi in zip(k * frame["run_p025"], k * frame["run_p975"])]
     view["seeds"] = frame["n_seeds"].fillna(0).astype(int)
     view["verdict"] = frame["verdict"].map({**COUNT_NAMES, "inside": "agrees", "outside": "disagrees"})
     return view

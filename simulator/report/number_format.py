@@ -1,6 +1,6 @@
 """Numbers in the report's tables as a reader wants them: significant digits, integers as integers,
-float noise as the tie it is (5.2e-14 -> 0), a mean with its 95% CI as 'mean [low, high]' (the mean
-alone when every seed gave the same value), the interval cut at the metric's bound (a rate, a delay
+float noise as the tie it is (5.2e-14 -> 0), a mean with its 95% CI as 'mean [low, high]' ('mean
+(deterministic)' when every seed gave the same value, never a zero-width '[x, x]'), the interval cut at the metric's bound (a rate, a delay
 or a count is never below 0), a difference or a tie, and wide tables of such cells, one column per
 metric. The one place the book's table numbers are written (cells.py and chapter_tables.py use it).
 
@@ -61,12 +61,37 @@ def difference(ours, paper, digits: int = 3) -> str:
     return f"{sign}{num(abs(d), digits)}{rel}"
 
 
-def mean_ci(mean, low, high, digits: int = 3, lower: float | None = 0.0) -> str:
-    """'mean [low, high]', the CI cut at `lower` (None: no bound); the mean alone when the CI is a point."""
+DETERMINISTIC = "deterministic"     # written instead of a zero-width CI: every seed gave the same value
+
+
+def ci(mean, low, high, digits: int = 3, lower: float | None = 0.0, fmt=None) -> str:
+    """The 95% CI as '[low, high]', cut at `lower` (None: no bound); 'deterministic' when it is a point
+    at the mean (every seed the same), '' when there is none (one seed). `fmt` writes a number (num)."""
+    fmt = fmt or (lambda v: num(v, digits))
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return ""
     if lower is not None:
-        low, high = (max(x, lower) if not pd.isna(x) else x for x in (low, high))
-    m, lo, hi = num(mean, digits), num(low, digits), num(high, digits)
-    return m if lo == hi == m else f"{m} [{lo}, {hi}]"
+        low, high = max(low, lower), max(high, lower)
+    m, lo, hi = fmt(mean), fmt(low), fmt(high)
+    return DETERMINISTIC if lo == hi == m else f"[{lo}, {hi}]"
+
+
+def mean_ci(mean, low, high, digits: int = 3, lower: float | None = 0.0, fmt=None) -> str:
+    """'mean [low, high]', the CI cut at `lower` (None: no bound); 'mean (deterministic)' when the CI is
+    a point; the mean alone when there is no CI."""
+    fmt = fmt or (lambda v: num(v, digits))
+    interval = ci(mean, low, high, digits, lower, fmt)
+    if pd.isna(mean):
+        return num(mean)
+    return fmt(mean) + (f" ({interval})" if interval == DETERMINISTIC else f" {interval}" if interval else "")
+
+
+def mean_ci_html(mean, low, high, digits: int = 3, lower: float | None = 0.0, fmt=None, bold: bool = False) -> str:
+    """mean_ci for an HTML cell: the interval (or 'deterministic') in small type."""
+    fmt = fmt or (lambda v: num(v, digits))
+    interval = ci(mean, low, high, digits, lower, fmt)
+    m = f"<b>{fmt(mean)}</b>" if bold else fmt(mean)
+    return m + (f" <small>{interval}</small>" if interval else "")
 
 
 def cells(rows: pd.DataFrame, digits: int = 3, lower: float | None = 0.0) -> list[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.report import style
+from simulator.report import number_format
 
 SUFFIX_UNITS = {"_mbps": "Mbit/s", "_gbps": "Gbit/s", "_ms": "ms", "_s": "s", "_pct": "%", "_pkts": "packets"}
 LINESTYLES = ["-", "--", ":", "-."]
@@ -136,12 +137,11 @@ def number(x) -> str:
 
 
 def mean_ci(mean, low, high) -> str:
-    """'mean [CI low, CI high]'; the mean alone when there is no interval (one seed, or every seed equal)."""
+    """'mean [CI low, CI high]'; 'mean (deterministic)' when every seed gave the same value, the mean
+    alone when there is no interval (one seed)."""
     if pd.isna(mean):
         return "–"
-    if pd.isna(low) or pd.isna(high) or low == high:
-        return number(mean)
-    return f"{number(mean)} [{number(low)}, {number(high)}]"
+    return number_format.mean_ci(mean, low, high, lower=None, fmt=number)
 
 
 def absent(v) -> bool:

@@ -4,6 +4,7 @@ Imported by the notebooks: `from simulator.report import style`.
 """
 
 import hashlib
+import math
 import os
 
 from simulator.tcp.cc import catalogue
@@ -50,8 +51,10 @@ PUBLISHED = {p: p.removeprefix("published_") for p in catalogue.PUBLISHED}   # p
 ALGORITHMS += list(PUBLISHED)
 PALETTE.update({p: PALETTE[b] for p, b in PUBLISHED.items()})
 LABELS.update({p: f"{LABELS[b]} (model of the paper's code)" for p, b in PUBLISHED.items()})
-# QtCol/QtColFair target-RTT factor alpha: one line style per value, the colour stays the algorithm's
+# QtCol/QtColFair target-RTT factor alpha: one line style per value and one shade of the algorithm's colour
+# (light to dark, 1.2 the colour itself), so each alpha's curve has a colour of its own, not only a dash
 ALPHA_STYLES = {1.1: ":", 1.2: "-", 1.3: "-.", 1.4: (0, (5, 1.5)), 1.5: "--"}
+ALPHA_SHADES = {1.1: 0.45, 1.2: 0.0, 1.3: -0.3, 1.4: -0.5, 1.5: -0.68}   # > 0: towards white, < 0: towards black
 VARIANTS = ["as_published", "standard"]
 VARIANT_TITLES = {
     "as_published": "as_published (our model of the paper's code)",
@@ -71,10 +74,29 @@ def apply(plt):
     (fixed element ids, and the date matplotlib writes into them taken from SOURCE_DATE_EPOCH)."""
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update({
-        "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
+        "figure.dpi": BOOK_DPI, "savefig.dpi": 130, "font.size": 10, "axes.grid": True,
         "grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False,
         "legend.fontsize": 9, "legend.frameon": False, "svg.hashsalt": "tcpsim",
     })
+
+
+# The smallest text a reader should have to read in a figure, in CSS pixels, and the width of the book's
+# article column it is checked at (a 1280-pixel-wide window with the navigation bar): a chapter shows
+# a figure's PNG at figure.dpi pixels per inch, shrunk to the column when it is wider.
+MIN_TEXT_PX = 9
+PAGE_PX = 900
+BOOK_DPI = 110      # figure.dpi: the pixels per inch a chapter shows its figures at
+
+
+def smallest_text_px(fig, page_px: int = PAGE_PX, dpi: float = BOOK_DPI) -> float:
+    """The size in CSS pixels of the smallest visible text of `fig` (tick labels, legends, titles,
+    annotations) as the book shows it."""
+    import matplotlib.text
+
+    fig.canvas.draw()
+    shown = min(1.0, page_px / (fig.get_figwidth() * dpi))
+    sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
+    return min(sizes) / 72 * dpi * shown if sizes else math.inf
 
 
 def base(algorithm):
@@ -107,6 +129,34 @@ def label(algorithm, alpha=None):
     except (TypeError, ValueError):
         return base
     return base if a != a else f"{base} α={a:g}"
+
+
+def _shade(hex_colour: str, t: float) -> str:
+    """`hex_colour` mixed with white (t > 0) or black (t < 0) by |t|."""
+    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    end = 255 if t > 0 else 0
+    return "#" + "".join(f"{round(c + (end - c) * abs(t)):02x}" for c in rgb)
+
+
+def colour(algorithm, alpha=None) -> str:
+    """The curve's colour: the algorithm's, in a shade of its own per target-RTT factor alpha."""
+    try:
+        a = round(float(alpha), 2)
+    except (TypeError, ValueError):
+        return PALETTE[algorithm]
+    return PALETTE[algorithm] if a != a else _shade(PALETTE[algorithm], ALPHA_SHADES.get(a, 0.0))
+
+
+def axis_break(ax, axis: str = "y") -> None:
+    """Mark a value axis that does not start at 0 (a bar chart's axis from 90): two short slashes across
+    the axis at its start, as a printed figure marks a broken axis."""
+    kw = dict(transform=ax.transAxes, color="black", lw=1, clip_on=False, gid="axis-break")
+    d = 0.012
+    for off in (0.0, 0.022):
+        if axis == "y":
+            ax.plot([-d, d], [off - d, off + d], **kw)
+        else:
+            ax.plot([off - d, off + d], [-d, d], **kw)
 
 
 def alpha_style(alpha):

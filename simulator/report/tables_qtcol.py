@@ -13,6 +13,7 @@ from simulator.report import chapter
 from simulator.report.cells import difference, num
 from simulator.report import scorecard_qtcol as sq
 from simulator.report import style
+from simulator.report import number_format
 from simulator.report.figures_qtcol import DEVQ, MULTI, SWEEP, paper_value, rtt_series, study_file, warm
 
 METRIC_UNITS = {"goodput_mbps": "Mbit/s", "median_rtt_ms": "ms", "median_inflight": "packets", "plr": "ratio",
@@ -58,7 +59,7 @@ def published_row_html(r) -> str:
     if pd.isna(r.ours_mean):
         ours, diff, mark = "<i>not run</i>", "–", "<span style='color:#9a6700'>not run</span>"
     else:
-        ours = f"<b>{num(r.ours_mean)}</b> <small>[{num(r.ci_low)}, {num(r.ci_high)}]</small>"
+        ours = number_format.mean_ci_html(r.ours_mean, r.ci_low, r.ci_high, bold=True)
         diff = difference(r.ours_mean, r.paper)
         mark = ("<span style='color:#1a7f37'>✓ yes</span>" if r.within_tolerance
                 else "<span style='color:#cf222e'>✗ no</span>")
@@ -308,7 +309,7 @@ def multiflow_means_shown(d) -> pd.DataFrame:
     cols = {"algorithm": [style.label(a, al) for a, al in zip(d["algorithm"], d["alpha"])],
             "flows": d["flows"].astype(int), "run (s)": [num(v) for v in d["duration_s"]]}
     for metric, (title, _) in MULTI_METRICS.items():
-        cols[f"{title}: mean [95% CI]"] = [f"{num(m)} <small>[{num(lo)}, {num(hi)}]</small>" for m, lo, hi in
+        cols[f"{title}: mean [95% CI]"] = [number_format.mean_ci_html(m, lo, hi) for m, lo, hi in
                                            zip(d[f"{metric}_mean"], d[f"{metric}_ci_low"], d[f"{metric}_ci_high"])]
         cols[f"paper: {title}"] = [num(v) for v in d[f"paper_{metric}"]]
     return pd.DataFrame(cols)

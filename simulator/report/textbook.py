@@ -25,6 +25,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from simulator.report import number_format
+
 STUDY = "textbook_loss"
 STUDY_FILE = f"config/studies/{STUDY}.yaml"
 PERIODIC = "textbook_periodic"  # the same flows under periodic loss: the models' own assumption, no verdict
@@ -336,7 +338,7 @@ def figure(cmp: pd.DataFrame, algorithms: tuple):
         ax.set_title(series_label(alg, stack), fontsize=9)
         ax.set_xlabel("random loss rate p (per packet)")
         ax.set_ylabel("goodput (Mbit/s)")
-        ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="lower left", fontsize=9)
     for ax in list(axes.flat)[len(series):]:
         ax.set_visible(False)
     fig.tight_layout()
@@ -361,7 +363,8 @@ def table(cmp: pd.DataFrame, algorithms: tuple) -> pd.DataFrame:
         for p, gp in gs.groupby("p", sort=True):
             r0 = gp.iloc[0]
             row = {"series": series_label(alg, stack), "p": p_text(p),
-                   "ours (Mbit/s) [95% CI]": f"{r0['ours_mbps']:.3g} [{r0['ci_low']:.3g}, {r0['ci_high']:.3g}]"}
+                   "ours (Mbit/s) [95% CI]": number_format.mean_ci(r0["ours_mbps"], r0["ci_low"], r0["ci_high"],
+                                                                   lower=None, fmt=lambda v: f"{v:.3g}")}
             for model in models_of(alg):
                 m = gp[gp["model"] == model].iloc[0]
                 row[f"{MODEL_NAMES[model]} (Mbit/s)"] = f"{m['model_mbps']:.3g}"

@@ -24,6 +24,8 @@ NS2_RECORD_FILES = sorted(str(p) for p in (Path(config["reference_dir"]) / NS2_R
 PAPER_NUMBER_FILES = {p: str(Path(config["reference_dir"]) / f) for p, f in PAPER_NUMBERS.items()}
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
+# each metric's resolution and practical threshold (the repository's when a reference folder has none): its edits rerun the claims
+METRIC_THRESHOLDS = [str(p) for p in [Path(config["reference_dir"]) / "metric_thresholds.yaml"] if p.exists()]
 # evidence rows other checks write for the first page's trust table (simulator/report/trust.py EVIDENCE_COLUMNS)
 TRUST_EVIDENCE = []
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
@@ -44,6 +46,7 @@ rule claims:
         code=REPORT_LIBS,
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
+        thresholds=METRIC_THRESHOLDS,
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
@@ -73,6 +76,7 @@ rule scorecard:
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
+        thresholds=METRIC_THRESHOLDS,
         ns2_records=NS2_RECORD_FILES if "ns2" in CLAIM_PAPERS else [],    # NS-2's own verdict decides a row's fault
         code=REPORT_LIBS,
     output:
@@ -371,6 +375,7 @@ rule book:
         trust="results/trust.csv",              # ... and the evidence behind each chapter's model
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
+        thresholds=METRIC_THRESHOLDS,
         code=REPORT_LIBS,
         artifact=["README.md", "pyproject.toml", "CITATION.cff"],   # the Artifact evaluation page's sources
     output:
