@@ -52,8 +52,11 @@ def _ours(r) -> str:
 
 
 def _verdict(r) -> str:
+    """The verdict with its p and, folded, every comparison behind it."""
     p = "" if pd.isna(r.get("p_value")) else f"<br><small>{number_format.p_value(r['p_value'])}</small>"
-    return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}"
+    note = html.escape(str(r.get("note", "")))
+    folded = f"<details><summary>every comparison</summary><div style='{NOTE_STYLE}'>{note}</div></details>"
+    return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}{folded}"
 
 
 def _fault(r) -> str:
@@ -68,23 +71,31 @@ def _fault(r) -> str:
 
 def _why(r) -> str:
     why = r.get("why")
-    why = f"{html.escape(str(why))}" if isinstance(why, str) and why else ""
-    note = html.escape(str(r.get("note", "")))
-    folded = f"<details><summary>every comparison</summary><div style='{NOTE_STYLE}'>{note}</div></details>"
-    return why + folded
+    return html.escape(why) if isinstance(why, str) and why else ""
+
+
+def said_once(group: pd.DataFrame, cell) -> str | None:
+    """The cell every row of a claim shows alike (said once, spanning the rows), or None if the rows differ."""
+    cells = {cell(r) for _, r in group.iterrows()}
+    return cells.pop() if len(cells) == 1 else None
 
 
 def claims_html(rows: pd.DataFrame) -> str:
     """The chapter's claims as one table that fits the page: the claim once (spanning its settings),
-    then per setting the verdict with its p, our headline number, who is at fault for a verdict other than
-    reproduced and the evidence that decides it, the reason and, folded, every comparison."""
-    head = ("<tr><th>claim</th><th>setting</th><th>verdict</th><th>ours (95% CI)</th><th>at fault, and the evidence</th>"
-            "<th>why, and every comparison</th></tr>")
+    then per setting the verdict with its p and, folded, every comparison, our headline number, who is at
+    fault for a verdict other than reproduced and the evidence that decides it, and the reason. A fault or a
+    reason the settings of a claim share is said once, spanning them (one note per claim)."""
+    head = ("<tr><th>claim</th><th>setting</th><th>verdict, and every comparison</th><th>ours (95% CI)</th>"
+            "<th>at fault, and the evidence</th><th>why</th></tr>")
     body = []
     for cid, group in rows.groupby("claim", sort=False):
+        n = len(group)
+        shared = {cell: said_once(group, cell) for cell in (_fault, _why)}
         for i, (_, r) in enumerate(group.iterrows()):
-            first = (f"<td rowspan='{len(group)}'><b>{cid}</b> {html.escape(str(r['the paper says']))}</td>"
+            first = (f"<td rowspan='{n}'><b>{cid}</b> {html.escape(str(r['the paper says']))}</td>"
                      if i == 0 else "")
+            tail = "".join(f"<td>{cell(r)}</td>" if once is None else
+                           (f"<td rowspan='{n}'>{once}</td>" if i == 0 else "") for cell, once in shared.items())
             body.append(f"<tr>{first}<td>{html.escape(claim_words.setting(r['variant']))}</td><td>{_verdict(r)}</td>"
-                        f"<td>{_ours(r)}</td><td>{_fault(r)}</td><td>{_why(r)}</td></tr>")
+                        f"<td>{_ours(r)}</td>{tail}</tr>")
     return f"<table class='repro claims'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
