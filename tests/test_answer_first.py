@@ -73,6 +73,26 @@ def test_a_reason_the_settings_of_a_claim_share_is_said_once():
     page = claims_view.claims_html(rows)
     assert page.count("The figure says otherwise.") == 1
     assert page.count("NS-2 2.35 contradicts it too.") == 1 and "rowspan='8'" in page
+    assert page.count("goodput") == 1        # what our number is: said once, in the claim's cell
     assert all(f"comparisons at {n}" in page for n in range(2, 10))        # every row's own comparisons stay
     rows.loc[0, "why"] = "A different reason."
-    assert claims_view.claims_html(rows).count("The figure says otherwise.") == 7
+    assert claims_view.claims_html(rows).count("The figure says otherwise.") == 1     # once for rows 2-8
+    rows.loc[4, "why"] = "A different reason."
+    assert claims_view.claims_html(rows).count("The figure says otherwise.") == 2     # rows 2-4, 6-8
+
+
+def test_a_long_claim_table_shows_one_row_per_claim_and_folds_the_rest(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    rows = pd.DataFrame([{"claim": f"ns2-{c}", "the paper says": f"Claim {c}.", "variant": f"{n} flows",
+                          "verdict": "reproduced" if n % 2 else "contradicted",
+                          "at fault": "" if n % 2 else "the paper's text", "evidence": "", "why": "", "p_value": 0.01,
+                          "metric": "goodput", "ours_mean": 1.0, "ci_low": 0.5, "ci_high": 1.5, "n_seeds": 10,
+                          "note": "n"} for c in range(1, 5) for n in range(2, 10)])
+    assert len(rows) > chapter.LONG_TABLE
+    ch = chapter.Chapter(tmp_path / "fig", tmp_path / "dl", "_static/dl")
+    ch.claims(rows, "ns2_claims.csv")
+    summary, table = shown[0].data, shown[1].data
+    assert summary.count("<tr>") == 1 + 4 and "4 reproduced" in summary and "4 contradicted" in summary
+    assert "the paper&#x27;s text 4" in summary
+    assert table.startswith("<details class='folded'><summary>Each of the 32 claim rows") and table.count("<tr>") == 33

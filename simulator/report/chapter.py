@@ -167,10 +167,16 @@ class Chapter:
 
     def claims(self, rows, name, note="") -> None:
         """A chapter's claim rows (claims_view.chapter_claims) as the claims table, written as
-        downloads/<name>, with the note and download link under it."""
-        from simulator.report.claims_view import claims_html
+        downloads/<name>, with the note and download link under it; more than LONG_TABLE rows as a table
+        of one row per claim, the claims table folded under it."""
+        from simulator.report.claims_view import claims_html, summary_html
 
         self.save_download(rows, name)
-        html(claims_html(rows))
+        if len(rows) > LONG_TABLE:      # one row per claim first; each setting's row a click away
+            html(summary_html(rows))
+            with folded(f"Each of the {len(rows)} claim rows: its verdict, our number, who is at fault and why"):
+                html(claims_html(rows))
+        else:
+            html(claims_html(rows))
         link = self.download_link(name)
         self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())
