@@ -22,7 +22,7 @@ def claims_line(c) -> str:
         return "No claim of this paper was decided in this build."
     counts = ", ".join(f"<b style='color:{BADGE.get(v, 'black')}'>{getattr(c, v)} {v.replace('_', ' ')}</b>"
                        for v in VERDICTS if getattr(c, v))
-    return f"<b>Claims:</b> {headline.compared_cell(c)}: {counts}."
+    return f"<b>Compared:</b> {headline.compared_cell(c)}. <b>Claim rows:</b> {counts}."
 
 
 def numbers_line(c) -> str:
