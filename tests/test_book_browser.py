@@ -8,6 +8,7 @@
 """
 import base64
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -56,6 +57,7 @@ DEFECTS = {   # page -> (kind it must report, body)
     "path_folded.html": ("absolute_path", "<details><summary>code</summary><pre>f = '/home/me/x.csv'</pre></details>"),
     "path_link.html": ("absolute_path", "<a href='file:///etc/hosts'>hosts</a>"),
     "caption.html": ("caption", "<img src='_images/fig.png'><p>A plain paragraph is not a caption.</p>"),
+    "too_tall.html": ("too_tall", "<div style='height:16000px'>a page taller than a reader scrolls</div>"),
     "caption_two.html": ("caption", "<img src='_images/fig.png'><img src='_images/fig.png'>"
                                     "<p><em>Figure: one caption for the second image only.</em></p>"),
 }
@@ -116,6 +118,8 @@ def test_problems_say_what_and_where(small_book):
     assert "Traceback" in found["traceback.html"] and "/tmp/pytest-7" in found["path_text.html"]
     assert "file:///etc/hosts" in found["path_link.html"]
     assert [p.detail for p in problems if p.page == "caption_two.html"] == ["no caption: _images/fig.png"]
+    assert re.fullmatch(r"page is 16\d\d\d px tall at 1280 px wide \(at most 15000 px\): fold long tables and "
+                        r"secondary sections", found["too_tall.html"]), found["too_tall.html"]
 
 
 def test_screenshots_are_full_height_at_1280_px(small_book):
@@ -152,6 +156,7 @@ def test_cli_writes_json_and_exits_1_on_problems(small_book, tmp_path, capsys):
     assert bc.main([str(html), "--screenshots", "", "--json", str(out)]) == 1
     report = json.loads(out.read_text())
     assert report["browser_missing"] is None and len(report["problems"]) == len(problems)
+    assert report["heights"]["too_tall.html"] > bc.MAX_HEIGHT > report["heights"]["clean.html"] > 0
     assert bc.main([str(html), "--screenshots", "", "--json", str(out), "--exit-zero"]) == 0
     assert "book check:" in capsys.readouterr().err
 

@@ -101,3 +101,59 @@ def test_provenance_page_gives_the_seeds_the_runs_used(built_report):
         expected = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
         assert seeds == expected, (study, seeds, expected)
     assert shown["tb_matrix"] == "2"          # its study file sets 2; a metric with n 0 once made this "0-2"
+
+
+def document_index(soup: BeautifulSoup) -> dict:
+    """Each element of the page -> its position in document order."""
+    return {id(el): i for i, el in enumerate(soup.find_all(True))}
+
+
+def unfolded(el) -> bool:
+    """Shown when the page opens: in no closed <details> (or in its <summary>)."""
+    return not any(d.name == "details" and not d.has_attr("open") for d in el.parents) or el.find_parent("summary")
+
+
+@pytest.mark.slow
+def test_each_paper_chapter_and_the_scorecard_open_with_their_verdict(built_report):
+    from simulator.report import verdict_box
+    card = pd.read_csv(built_report / "results/scorecard.csv")
+    counts = headline.paper_counts(card).set_index("chapter")
+    for name in [*built_chapters(built_report), "scorecard"]:
+        soup = page(built_report, name)
+        article = soup.select_one("article") or soup
+        box = article.select_one(f"div.{verdict_box.CLASS}")
+        assert box is not None, f"{name}.html has no verdict box"
+        order = document_index(soup)
+        first = [el for el in (article.find("img"), article.find("table")) if el is not None]
+        assert first and all(order[id(box)] < order[id(el)] for el in first), f"{name}: the verdict comes after a figure or table"
+        text = box.get_text(" ", strip=True)
+        if name != "scorecard":
+            c = counts.loc[name]
+            for v in ("reproduced", "contradicted", "inconclusive", "not_testable"):
+                if c[v]:
+                    assert f"{c[v]} {v.replace('_', ' ')}" in text, (name, v, text)
+            if c["numbers"]:
+                assert f"{c['agree']} of {c['numbers']} agree" in text, (name, text)
+            if c["contradicted"] + c["inconclusive"]:
+                assert "At fault:" in text, (name, text)
+
+
+@pytest.mark.slow
+def test_no_page_is_taller_than_15000_px_at_1280_px(built_report):
+    from simulator.report import browser_check as bc
+    report = json.loads((built_report / "results/book_check.json").read_text())
+    heights = report["heights"]
+    assert report["width"] == 1280 and set(heights) == set(report["pages"]) and len(heights) > 10
+    tall = {p: h for p, h in heights.items() if h > bc.MAX_HEIGHT}
+    assert not tall, f"pages taller than {bc.MAX_HEIGHT} px at 1,280 px: {tall}"
+
+
+@pytest.mark.slow
+def test_no_long_table_is_shown_unfolded(built_report):
+    from simulator.report import chapter
+    for name in [*built_chapters(built_report), "scorecard", "textbook", "suite", "validation"]:
+        if not (built_report / HTML / f"{name}.html").exists():
+            continue
+        for table in page(built_report, name).select("table.dataframe"):
+            rows = len(table.select("tbody tr"))
+            assert rows <= chapter.LONG_TABLE or not unfolded(table), f"{name}.html shows a table of {rows} rows"

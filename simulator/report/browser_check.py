@@ -18,6 +18,10 @@ full height (`<screenshots>/<page>.png`, no height cap) and checked for:
   caption        an <img> of the main column without a caption: a <figcaption> of its <figure>, or
                  what Chapter.caption writes, an italic paragraph (<p><em>..</em></p>) that is the
                  next text after the image
+  too_tall       the page is taller than MAX_HEIGHT (15,000 px) at 1,280 px: the answer comes first
+                 and long tables and secondary sections are folded (chapter.long_frame_html, folded)
+
+The JSON report gives every page's height (`heights`, px at the check's width).
 
     python -m simulator.report.browser_check results/book/_build/html --screenshots results/screenshots
     python -m simulator.report.browser_check <html dir> --json report.json   # '--json' alone: stdout
@@ -54,6 +58,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-
 ERROR_WORDS = re.compile(r"\bTraceback\b|\b[A-Za-z]*Error\b(?! bars?\b)")   # "Error bars are 95% CIs" is prose
 MACHINE_PATH = re.compile(r"(?<![\w.~-])(?:/tmp/|/home/|/root/|/work/)|file://")
 CONTEXT = 50   # characters either side of a text hit
+MAX_HEIGHT = 15000   # px at WIDTH: a page a reader scrolls through, not a data dump
 
 
 class Problem(NamedTuple):
@@ -226,6 +231,9 @@ def page_problems(html_dir: Path, page: Path, facts: dict) -> list[Problem]:
             found.append(Problem(rel, "caption", f"no caption: {img['src']}"))
     found += [Problem(rel, "error_text", h) for h in hits(ERROR_WORDS, facts["visible"])]
     found += [Problem(rel, "absolute_path", h) for h in hits(MACHINE_PATH, facts["text"])]
+    if facts["height"] > MAX_HEIGHT:
+        found.append(Problem(rel, "too_tall", f"page is {facts['height']} px tall at {facts.get('width', WIDTH)} px "
+                                              f"wide (at most {MAX_HEIGHT} px): fold long tables and secondary sections"))
     return found
 
 
@@ -275,8 +283,9 @@ def screenshot(browser, path: Path, width=WIDTH) -> int:
     return height
 
 
-def check_page(browser, html_dir: Path, page: Path, screenshots, width, log) -> list[Problem]:
-    """One page: its facts measured at a reader's window size, its screenshot, its problems."""
+def check_page(browser, html_dir: Path, page: Path, screenshots, width, log, heights=None) -> list[Problem]:
+    """One page: its facts measured at a reader's window size, its screenshot, its problems (its height
+    into `heights`, keyed by the page, if given)."""
     rel = page.relative_to(html_dir).as_posix()
     t0 = time.monotonic()
     set_viewport(browser, width, VIEWPORT_HEIGHT)      # measured as a reader's window shows it
@@ -285,6 +294,9 @@ def check_page(browser, html_dir: Path, page: Path, screenshots, width, log) -> 
     if screenshots:
         shot = Path(screenshots) / (rel[:-len(".html")].replace("/", "__") + ".png")
         facts["height"] = screenshot(browser, shot, width)
+    facts["width"] = width
+    if heights is not None:
+        heights[rel] = facts["height"]
     found = page_problems(html_dir, page, facts)
     if log:
         print(f"{rel}: {facts['height']} px tall, {len(found)} problem(s), {time.monotonic() - t0:.1f} s",
@@ -292,8 +304,10 @@ def check_page(browser, html_dir: Path, page: Path, screenshots, width, log) -> 
     return found
 
 
-def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2) -> tuple[list[Problem], list[str]]:
-    """(problems, pages checked) of the book in html_dir; screenshots as <screenshots>/<page>.png.  Pages are
+def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2,
+               heights=None) -> tuple[list[Problem], list[str]]:
+    """(problems, pages checked) of the book in html_dir; screenshots as <screenshots>/<page>.png; each page's
+    height in px into `heights` (a dict) if given.  Pages are
     shared out over `browsers` browsers, the largest first (the book check ends the build: a long page's
     screenshot takes seconds); the problems come in page order whichever browser found them."""
     html_dir = Path(html_dir).resolve()
@@ -314,7 +328,7 @@ def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2) ->
                     page = queue.popleft()      # atomic: the browsers never take the same page
                 except IndexError:
                     return
-                found[page] = check_page(browser, html_dir, page, screenshots, width, log)
+                found[page] = check_page(browser, html_dir, page, screenshots, width, log, heights)
         finally:
             browser.quit()
 
@@ -339,13 +353,15 @@ def main(argv=None) -> int:
         Path(a.screenshots).mkdir(parents=True, exist_ok=True)
     report = {"html_dir": a.html_dir, "width": a.width, "screenshots": a.screenshots or None}
     try:
-        problems, checked = check_book(a.html_dir, a.screenshots or None, a.width, log=sys.stderr)
-        report |= {"browser_missing": None, "pages": checked, "problems": [p._asdict() for p in problems]}
+        heights = {}
+        problems, checked = check_book(a.html_dir, a.screenshots or None, a.width, log=sys.stderr, heights=heights)
+        report |= {"browser_missing": None, "pages": checked, "problems": [p._asdict() for p in problems],
+                   "heights": {page: heights[page] for page in checked}, "max_height": MAX_HEIGHT}
         summary = (f"book check: {len(problems)} problem(s) on {len({p.page for p in problems})} of {len(checked)} "
                    f"pages in {time.monotonic() - t0:.0f} s")
         status = 1 if problems else 0
     except BrowserMissing as e:
-        report |= {"browser_missing": str(e), "pages": [], "problems": []}
+        report |= {"browser_missing": str(e), "pages": [], "problems": [], "heights": {}, "max_height": MAX_HEIGHT}
         summary = f"book check NOT RUN: {e}; tests/test_book_browser.py fails until it runs"
         status = 2
     report["seconds"] = round(time.monotonic() - t0, 1)

@@ -16,5 +16,5 @@ def show_table(ch, shown, data, name, caption) -> None:
     """`shown` (cells already written) as the book's table, `data` (the numbers behind it) as
     downloads/<name>, the caption under it ending with the download link."""
     ch.save_download(data, name)
-    chapter.html(chapter.frame_html(shown, index=False, escape=False))
+    chapter.html(chapter.long_frame_html(shown, index=False, escape=False))
     ch.caption(f"{caption} {ch.download_link(name, 'Data (CSV)')}.")

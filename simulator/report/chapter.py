@@ -8,13 +8,55 @@ package:
     ch.figure(fig, "throughput_cwnd")
     ch.caption("Figure: ...")
     ch.table(frame, "summary.csv", "Mean over 10 seeds with 95% CI.")
+    with chapter.folded("Time series of each run"):    # a secondary section, shown on a click
+        ch.figure(...)
+
+The answer comes first and no page grows past what a reader scrolls (browser_check.MAX_HEIGHT): a table
+of more than LONG_TABLE rows shows its first PREVIEW_ROWS with the whole table folded under them.
 """
 from __future__ import annotations
 
+import base64
+import contextlib
 import glob
+import html as html_text
 from pathlib import Path
 
 from simulator.report import io, style
+
+
+LONG_TABLE = 25      # rows: a longer table shows a preview, the whole of it folded
+PREVIEW_ROWS = 10
+_FOLDS: list[list[str]] = []     # the HTML each open `folded` section has collected, innermost last
+
+
+def emit(text: str) -> None:
+    """Show raw HTML, or collect it into the innermost open `folded` section."""
+    if _FOLDS:
+        _FOLDS[-1].append(text)
+        return
+    from IPython.display import HTML, display
+
+    display(HTML(text))
+
+
+def markdown_html(text: str) -> str:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).render(text)
+
+
+@contextlib.contextmanager
+def folded(summary: str):
+    """Everything shown inside `with folded(summary):` (figures, tables, text) is one folded <details>
+    section: a secondary section that a click opens, so that the page stays short."""
+    _FOLDS.append([])
+    try:
+        yield
+    finally:
+        parts = _FOLDS.pop()
+    if parts:
+        emit(f"<details class='folded'><summary>{html_text.escape(summary)}</summary>{''.join(parts)}</details>")
 
 
 def files(given, pattern) -> list:
@@ -25,9 +67,7 @@ def files(given, pattern) -> list:
 def html(text: str) -> None:
     """Show raw HTML (tables whose layout DataFrame.to_html cannot make: cells spanning rows, ...); a
     bare table goes into the scrolling box of scroll_html."""
-    from IPython.display import HTML, display
-
-    display(HTML(scroll_html(text) if text.lstrip().startswith("<table") else text))
+    emit(scroll_html(text) if text.lstrip().startswith("<table") else text)
 
 
 def frame_html(frame, **to_html) -> str:
@@ -41,9 +81,19 @@ def scroll_html(table_html: str) -> str:
     return f'<div class="table-scroll">{table_html}</div>'
 
 
+def long_frame_html(frame, **to_html) -> str:
+    """frame_html of `frame`; a table of more than LONG_TABLE rows as its first PREVIEW_ROWS with the
+    whole table folded under them (a reader scrolls past ten rows, not past a hundred)."""
+    if len(frame) <= LONG_TABLE:
+        return frame_html(frame, **to_html)
+    return (frame_html(frame.head(PREVIEW_ROWS), **to_html) +
+            f"<details class='long-table'><summary>The first {PREVIEW_ROWS} of {len(frame)} rows; all {len(frame)} "
+            f"rows</summary>{frame_html(frame, **to_html)}</details>")
+
+
 def show(frame, index=True, float_format=None, na_rep="NaN") -> None:
     """Show `frame` as a table, without a download (Chapter.table writes one)."""
-    html(frame_html(frame, index=index, float_format=float_format, na_rep=na_rep))
+    html(long_frame_html(frame, index=index, float_format=float_format, na_rep=na_rep))
 
 
 def png_width(data: bytes) -> int:
@@ -80,17 +130,22 @@ class Chapter:
         data = png.read_bytes()
         dpi = plt.rcParams["savefig.dpi"]
         scale = 1.0 if dpi == "figure" else plt.rcParams["figure.dpi"] / dpi
-        display(Image(data=data, width=round(png_width(data) * scale)))
+        width = round(png_width(data) * scale)
+        if _FOLDS:      # inside a folded section the image is part of its HTML
+            emit(f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" width="{width}" alt="{name}">')
+            return
+        display(Image(data=data, width=width))
 
     @staticmethod
     def caption(text) -> None:
         """An italic caption under the figure or table just shown."""
-        from IPython.display import Markdown, display
-
-        display(Markdown(f"*{text}*"))
+        Chapter.markdown(f"*{text}*")
 
     @staticmethod
     def markdown(text) -> None:
+        if _FOLDS:
+            emit(markdown_html(text))
+            return
         from IPython.display import Markdown, display
 
         display(Markdown(text))
@@ -106,16 +161,22 @@ class Chapter:
         """Show `frame` as an HTML table, write it as downloads/<name>, and the note under it with the
         download link where the note says {link} (at its end otherwise)."""
         self.save_download(frame, name, index=index)
-        html(frame_html(frame, index=index, float_format=float_format))
+        html(long_frame_html(frame, index=index, float_format=float_format))
         link = self.download_link(name)
         self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())
 
     def claims(self, rows, name, note="") -> None:
         """A chapter's claim rows (claims_view.chapter_claims) as the claims table, written as
-        downloads/<name>, with the note and download link under it."""
-        from simulator.report.claims_view import claims_html
+        downloads/<name>, with the note and download link under it; more than LONG_TABLE rows as a table
+        of one row per claim, the claims table folded under it."""
+        from simulator.report.claims_view import claims_html, summary_html
 
         self.save_download(rows, name)
-        html(claims_html(rows))
+        if len(rows) > LONG_TABLE:      # one row per claim first; each setting's row a click away
+            html(summary_html(rows))
+            with folded(f"Each of the {len(rows)} claim rows: its verdict, our number, who is at fault and why"):
+                html(claims_html(rows))
+        else:
+            html(claims_html(rows))
         link = self.download_link(name)
         self.markdown(note.replace("{link}", link) if "{link}" in note else f"{note} {link}.".strip())

@@ -202,7 +202,7 @@ def show_closed_forms(ch, tables: pd.DataFrame) -> None:
     view = closed_form_table(cmp).reset_index()
     view["lambda"] = view["lambda"].map(lambda x: f"{x:g}")
     view = view.rename(columns=INDEX_NAMES)
-    chapter.html(chapter.frame_html(view, index=False, escape=False))
+    chapter.html(chapter.long_frame_html(view, index=False, escape=False))
     ch.markdown(f"{int(cmp.agree.sum())} of {len(cmp)} cells agree with the closed form. "
                 f"{ch.download_link('mm1k_closed_forms.csv')}.")
     ch.figure(closed_form_figure(cmp), "mm1k_closed_forms")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter_tables, claims_ns2, figure_series, paper_values, style, tables_ns2
+from simulator.report import chapter, chapter_tables, claims_ns2, figure_series, paper_values, style, tables_ns2
 from simulator.report.tables_ns2 import SUMMARY_METRICS, flow_counts, n_seeds, summary_table
 
 # the paper's algorithms in its order; a figure draws those its data has, then any other (a user's: algorithms())
@@ -281,6 +281,11 @@ def summary_section(ch, tables, study: str, numbers=None) -> None:
     figure_series.show(ch, fig, f"{short}_summary",
                        f"Figure: {SUMMARY_CAPTION}{' Drawn at ' + fc + '.' if fc else ''}{_paper_note(fig)} "
                        f"Summarises {PAPER_FIGURES[study]} of the paper over all seeds. {_source(study)}")
+    with chapter.folded("The summary table: every flow count and window (the figure's numbers)"):
+        summary_table_shown(ch, tables, study)
+
+
+def summary_table_shown(ch, tables, study: str) -> None:
     ch.table(summary_table(tables, study), f"{study}_summary.csv", index=True,
              note=f"Mean over {n_seeds(tables, study)} seeds with 95% CI (cut at 0; one number where every seed "
                   f"gave the same); window 20 is NS-2's default cap, 0 no cap"

@@ -119,8 +119,11 @@ def show_claims(ch, card: Card, paper: str) -> None:
     if rows.empty:
         return
     tally = rows["verdict"].value_counts()
-    ch.claims(rows, f"{paper}_claims.csv", f"{plural(len(rows), 'claim row')}: " + ", ".join(
+    ch.markdown(f"{plural(len(rows), 'claim row')}: " + ", ".join(
         f"{int(tally.get(v, 0))} {v.replace('_', ' ')}" for v in VERDICTS if tally.get(v, 0)) + ".")
+    # the chapter shows the same table: here it is folded, so the scorecard stays one page of answers
+    with chapter.folded("Each claim row, its reason and who is at fault (the table of the paper's chapter)"):
+        ch.claims(rows, f"{paper}_claims.csv", "As in the paper's chapter.")
 
 
 # --------------------------------------------------------------------------- the M/M/1 paper

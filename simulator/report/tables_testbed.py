@@ -104,7 +104,7 @@ def quoted_section(ch, scorecard, notes, claims_file, numbers, source: str) -> N
     ch.save_download(frame, "testbed_quoted_numbers.csv")
     shown = frame.assign(note=[f"<details><summary>note</summary>{html.escape(str(n))}</details>"
                                for n in frame["note"]])
-    chapter.html(chapter.frame_html(shown, index=False, escape=False))
+    chapter.html(chapter.long_frame_html(shown, index=False, escape=False))
     ch.markdown(f"The report's words are in reference/testbed/paper_numbers.csv; *verdict* is the scorecard's: "
                 f"whether the report's value (the middle of a range) lies inside our per-run range. "
                 f"{ch.download_link('testbed_quoted_numbers.csv')}. {source}")

@@ -411,7 +411,7 @@ def show(ch, tables: pd.DataFrame, algorithms: tuple, name: str, what: str) -> N
                + ch.download_link(f"textbook_{name}.csv", "Data as CSV") + ".")
     ch.save_download(cmp, f"textbook_{name}.csv")
     view = table(cmp, algorithms)
-    chapter.html(chapter.frame_html(view, index=False, escape=True))
+    chapter.html(chapter.long_frame_html(view, index=False, escape=True))
     ch.markdown(f"✓: ours within ±{BAND:.0%} of the model, ✗: outside (each with its reason below). "
                 + counts_sentence(cmp, algorithms) + " " + ch.download_link(f"textbook_{name}.csv") + ".")
 
