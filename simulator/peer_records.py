@@ -8,14 +8,12 @@ compare line by line (what a regeneration changed: `changes`).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from pathlib import Path
 
 from simulator.reference import ReferenceDataError
-
-SEAL = "sha256"
+from simulator.run_records import SEAL, digest   # one seal for our run files and the peers' records
 
 
 def canonical(rec: dict) -> str:
@@ -24,7 +22,7 @@ def canonical(rec: dict) -> str:
 
 
 def seal(rec: dict) -> dict:
-    return {**rec, SEAL: hashlib.sha256(canonical(rec).encode()).hexdigest()}
+    return {**rec, SEAL: digest(canonical(rec))}
 
 
 def write(records, path) -> None:
@@ -65,7 +63,7 @@ def _record(path, lineno, line, required) -> dict:
     missing = [k for k in (*required, SEAL) if k not in rec]
     if missing:
         raise ReferenceDataError(f"{path}: line {lineno}: missing key(s) {', '.join(missing)}")
-    want = hashlib.sha256(canonical(rec).encode()).hexdigest()
+    want = digest(canonical(rec))
     if rec[SEAL] != want:
         raise ReferenceDataError(f"{path}: line {lineno}: the record does not match its sha256 (expected "
                                  f"{rec[SEAL]}, the line's content gives {want}): it was edited after it was made; "
