@@ -2,7 +2,6 @@
 
 Layout of a reference folder (config key `reference_dir`, default `reference`):
 
-    papers.yaml                     paper id -> full reference
     claims.yaml                     the claims the scorecard checks
     mm1/jackson_mm1_tables.csv      Tables V-XIII of the M/M/1 paper (108 numbers)
     qtcol/qtcolfair_results.csv     the QtColFair authors' numbers (105 rows)
@@ -34,9 +33,11 @@ MININET_NUMBERS = "mininet/poster_numbers.csv"
 MININET_COLUMNS = ["kind", "algorithm", "metric", "value", "unit", "where", "quote"]
 NS2_RECORDS = "ns2_sim"
 CLAIMS = "claims.yaml"
-PAPERS = "papers.yaml"
-# paper -> the numbers it states in its text that its chapter draws beside ours (simulator/report/paper_values.py)
-PAPER_NUMBERS = {"ns2": "ns2/paper_numbers.csv", "testbed": "testbed/paper_numbers.csv"}
+def paper_numbers_files() -> dict:
+    """paper -> the numbers it states in its text that its chapter draws beside ours (catalogue.yaml
+    `paper_numbers`; simulator/report/paper_values.py)."""
+    from simulator import catalogue
+    return {p.id: p.paper_numbers for p in catalogue.load().papers.values() if p.paper_numbers}
 PAPER_NUMBER_COLUMNS = ["source", "study", "metric", "algorithm", "where", "low", "high", "unit", "words"]
 PAPER_NUMBER_WHERE = re.compile(r"^[a-z_]+(=|>)[A-Za-z0-9_.]+$")   # 'queue=fq', 'flows>1'; ';' joins several
 
@@ -215,20 +216,17 @@ def check_paper_numbers(path, studies) -> list[dict]:
     return [dict(r, low=float(r["low"]), high=float(r["high"])) for _, r in rows]
 
 
-def check_papers(path) -> dict:
-    """{paper id: {reference, ...}}."""
-    path = Path(path)
-    doc = _read_yaml(path, "list of papers")
-    if not isinstance(doc, dict) or not doc:
-        raise ReferenceDataError(f"{path}: expected a mapping of paper id -> {{reference: ...}}")
-    for pid, entry in doc.items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("reference"), str) or not entry["reference"].strip():
-            raise ReferenceDataError(f"{path}: {pid}.reference: expected the paper's full reference as text")
-    return doc
+def check_papers(catalogue_file=None) -> dict:
+    """{paper id: catalogue entry}: the papers claims may name (catalogue.yaml, checked)."""
+    from simulator import catalogue
+    try:
+        return dict(catalogue.load(catalogue_file).papers)
+    except catalogue.CatalogueError as e:
+        raise ReferenceDataError(str(e)) from None
 
 
 def check_claims(path, papers, studies) -> list[dict]:
-    """Claims with id, paper (a key of papers.yaml), claim, stated_in, studies (existing study names), metrics."""
+    """Claims with id, paper (a paper of catalogue.yaml), claim, stated_in, studies (existing study names), metrics."""
     path = Path(path)
     doc = _read_yaml(path, "list of claims")
     if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not doc["claims"]:
@@ -332,7 +330,7 @@ def check_reference_dir(reference_dir, studies) -> dict:
     if not root.is_dir():
         raise ReferenceDataError(f"{root}: reference folder not found; it holds the papers' numbers and claims "
                                  "(the repository's reference/; config key reference_dir)")
-    papers = check_papers(root / PAPERS)
+    papers = check_papers()
     claims = check_claims(root / CLAIMS, papers, studies)
     _check_reasons(root, claims, studies)
     return {
@@ -341,7 +339,7 @@ def check_reference_dir(reference_dir, studies) -> dict:
         "mm1_tables": check_mm1_tables(root / MM1_TABLES),
         "qtcol_results": check_qtcol_results(root / QTCOL_RESULTS),
         "mininet_numbers": check_mininet_numbers(root / MININET_NUMBERS),
-        "paper_numbers": {p: check_paper_numbers(root / f, studies) for p, f in PAPER_NUMBERS.items()},
+        "paper_numbers": {p: check_paper_numbers(root / f, studies) for p, f in paper_numbers_files().items()},
         "ns2_sim": _check_ns2_records(root / NS2_RECORDS),
     }
 

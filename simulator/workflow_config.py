@@ -13,6 +13,7 @@ import yaml
 from simulator.safe_yaml import load_own, load_user
 from simulator.schema_messages import schema_message
 from simulator.study import StudyError, load_study, nearest, read_yaml_mapping
+from simulator.study_files import CATALOGUE_ENTRY, StudyFilesError, enabled_names, study_files
 
 
 CONFIG_SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
@@ -77,9 +78,12 @@ def check_config(config: dict, files, schema_path, overrides=None, base_dir=".")
     if not full_dir.is_dir():
         raise StudyError(f"{source('study_dir')}: study_dir: directory {str(study_dir)!r} not found; "
                          f"allowed values: a directory of study YAML files, e.g. 'config/studies'")
-    available = sorted(p.stem for p in full_dir.glob("*.yaml"))
+    try:
+        available = sorted(study_files(full_dir))
+    except StudyFilesError as e:
+        raise StudyError(f"{source('study_dir')}: study_dir: {e}") from None
     for i, name in enumerate(config["studies"]):
-        if name not in available:
+        if name != CATALOGUE_ENTRY and name not in available:
             raise StudyError(
                 f"{source('studies')}: studies[{i}]: no study file {str(study_dir / (name + '.yaml'))!r}"
                 f"{nearest(name, available)}; allowed values (files in {study_dir}): {', '.join(available) or '(none)'}"
@@ -141,7 +145,8 @@ def validate_config_file(path) -> list:
         except ValueError:
             pass
     extra = config.get("extra_algorithms") or {}
-    studies = [load_study(study_dir / f"{name}.yaml", extra) for name in config["studies"]]
+    files = study_files(study_dir)
+    studies = [load_study(files.get(name, study_dir / f"{name}.yaml"), extra) for name in enabled_names(config["studies"])]
     seeds = config["profiles"][config.get("profile", "default")]["seeds"]
     for study in studies:
         study.check_runs(seeds)
@@ -165,8 +170,8 @@ def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
 
 def known_studies(root: Path, study_dir) -> dict:
     """{study name: its model} of every study claims may name: config/studies and the config's study_dir."""
-    return {p.stem: _model_of(p) for d in (Path(root) / "config/studies", Path(study_dir))
-            for p in sorted(Path(d).glob("*.yaml"))}
+    return {name: _model_of(p) for d in (Path(root) / "config/studies", Path(study_dir))
+            for name, p in study_files(d).items()}
 
 
 def _model_of(study_file: Path) -> str:

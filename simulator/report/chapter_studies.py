@@ -10,19 +10,11 @@ code. tests/test_chapter_studies.py checks that the repository's own studies are
 """
 from __future__ import annotations
 
-# paper id (a chapter: notebooks/<paper>.ipynb) -> the studies its notebook and figure modules read
-CLAIMED = {
-    "mm1": ("mm1_lambda", "mm1_K", "mm1_N", "mm1_lambda_curve", "mm1_K_curve", "mm1_N_curve", "mm1_cwnd",
-            "mm1_analytic", "mm1_replay_lambda", "mm1_replay_K", "mm1_replay_N"),
-    "qtcol": ("qt_single_static", "qt_bandwidth_change", "qt_delay_change", "qt_multiflow", "qt_buffer_sweep",
-              "qt_buffer_sweep_devq"),
-    "mininet": ("mn_high_latency",),
-    "ns2": ("ns2_topology", "ns2_flows", "ns2_bandwidth", "ns2_delay", "ns2_queue"),
-    "testbed": ("tb_matrix", "tb_sensitivity", "tb_cross_traffic"),
-    "textbook": ("textbook_loss", "textbook_periodic"),        # also reads mm1_analytic (the M/M/1/K closed forms), the mm1 paper's
-    "validation": ("validation_ns3",),     # run by the optional target `validation`, not by config.yaml
-}
+from simulator import catalogue
 
+# chapter id (a paper's: notebooks/<paper>.ipynb, or another) -> the studies its notebook and figure modules
+# read (catalogue.yaml); the textbook chapter also reads mm1_analytic, the M/M/1 paper's
+CLAIMED = {c: catalogue.load().studies_of(c) for c in (*catalogue.load().papers, *catalogue.load().chapters)}
 
 def claimed(name: str, paper: str) -> bool:
     """Study `name` of paper `paper` is drawn by that paper's chapter."""

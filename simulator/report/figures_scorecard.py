@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from simulator import catalogue
 from simulator.report import chapter, claim_reasons, claim_words, claims_view, headline
 from simulator.report import style
 from simulator.report.html_view import fmt
@@ -19,7 +20,8 @@ from simulator.report.verdicts import VERDICTS
 from simulator.scenarios.mm1_queue import run_name
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
-OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in ("mininet", "ns2", "testbed")}
+# the papers whose claims a module of their own decides (catalogue.yaml `claims`), shown alike
+OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in catalogue.load().claim_papers()}
 COUNT_NAMES = {"inside": "agree", "outside": "disagree", "missing": "not run", "total": "total"}
 NOT_RUN = "*{}: no study of this paper ran in this build (see `config/config.yaml`).*"
 

@@ -24,9 +24,9 @@ RANGE_LABEL, VALUE_LABEL = paper_marks.label("range"), paper_marks.label("value"
 
 def load(reference_dir, paper) -> pd.DataFrame:
     """The paper's stated numbers (empty when the paper has none tracked)."""
-    if paper not in reference.PAPER_NUMBERS:
+    if paper not in reference.paper_numbers_files():
         return pd.DataFrame(columns=reference.PAPER_NUMBER_COLUMNS)
-    path = Path(reference_dir) / reference.PAPER_NUMBERS[paper]
+    path = Path(reference_dir) / reference.paper_numbers_files()[paper]
     return pd.DataFrame(reference.check_paper_numbers(path, [s for s in pd.read_csv(path)["study"]]))
 
 

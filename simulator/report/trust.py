@@ -24,20 +24,17 @@ import pandas as pd
 
 EVIDENCE_COLUMNS = ["chapter", "check", "inside", "total", "page"]
 
-# paper chapter -> what models it, in the reader's words (the chapter's model, its TCP stack)
-MODELS = {
-    "mm1": "one M/M/1/K queue: the paper's own code (as published) and ACK-clocked TCP",
-    "qtcol": "dumbbell with ns-3's TCP details (stack ns3)",
-    "mininet": "dumbbell with Linux's TCP details (stack linux)",
-    "ns2": "NS-2-style wired topologies with NS-2's TCP agents (stack ns2)",
-    "testbed": "hosts behind one Wi-Fi access point: an abstract channel (random loss, jitter, capacity), "
-               "Linux's TCP details (stack linux)",
-}
-# evidence that no build produces: said plainly rather than left out
-NO_CHECK = {"testbed": "Wi-Fi channel: no independent check (no 802.11 MAC is modelled, nor compared with one)"}
+from simulator import catalogue
 
+# paper chapter -> what models it, in the reader's words (the chapter's model, its TCP stack): catalogue.yaml
+MODELS = {p.id: p.model for p in catalogue.load().papers.values()}
+# evidence that no build produces: said plainly rather than left out
+NO_CHECK = {p.id: p.no_check for p in catalogue.load().papers.values() if p.no_check}
 
 # --------------------------------------------------------------------------- evidence rows
+WITH_PRESET = " with ns-3's stack preset"
+
+
 def ns3_rows(table: pd.DataFrame) -> list[dict]:
     """The ns-3 comparison (simulator/validation/agreement.py table): cells inside both bounds of those compared.
     It runs the dumbbell with ns-3's stack, so it backs the QtColFair chapter directly, and the Mininet chapter's
@@ -46,14 +43,14 @@ def ns3_rows(table: pd.DataFrame) -> list[dict]:
 
     c = counts(table)
     band = f"within {UTILIZATION_PP:g} pp utilization and {100 * RTT_REL:g}% mean RTT"
-    return [{"chapter": "qtcol", "check": f"ns-3 3.44, same dumbbell cells, {band}", "inside": c["inside"],
-             "total": c["compared"], "page": "validation"},
-            {"chapter": "mininet", "check": f"ns-3 3.44, same dumbbell cells with ns-3's stack preset, {band}",
-             "inside": c["inside"], "total": c["compared"], "page": "validation"}]
+    preset = {"ns3": ""}       # a chapter on another stack's dumbbell: the same cells, ns-3's preset
+    return [{"chapter": p.id, "check": f"ns-3 3.44, same dumbbell cells{preset.get(p.stack, WITH_PRESET)}, {band}",
+             "inside": c["inside"], "total": c["compared"], "page": "validation"}
+            for p in catalogue.load().papers.values() if p.topology == "dumbbell"]
 
 
 # the chapters whose model runs a stack's TCP: the textbook chapter's series of that stack back them
-STACK_CHAPTERS = {"ns3": ("qtcol",), "linux": ("mininet", "testbed"), "ns2": ("ns2",)}
+STACK_CHAPTERS = {s: tuple(p.id for p in catalogue.load().papers.values() if p.stack == s) for s in catalogue.STACKS}
 
 
 def textbook_rows(tables: pd.DataFrame) -> list[dict]:

@@ -19,6 +19,7 @@ from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
 from simulator.run_jobs import parse_run_name, share_out
 from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
+from simulator.study_files import StudyFilesError, enabled_names, study_files
 from simulator.workflow_config import check_config, known_studies
 
 min_version("9.0")
@@ -46,10 +47,14 @@ STUDY_DIR = Path(config["study_dir"])
 
 def _load_enabled_studies():
     """{name: Study} for every enabled study; raises WorkflowError on the first invalid one."""
-    available = sorted(p.stem for p in STUDY_DIR.glob("*.yaml"))
+    try:
+        files = study_files(STUDY_DIR)
+    except StudyFilesError as e:
+        raise WorkflowError(f"config: study_dir: {e}") from None
+    available = sorted(files)
     studies = {}
-    for name in config["studies"]:
-        path = STUDY_DIR / f"{name}.yaml"
+    for name in enabled_names(config["studies"]):
+        path = files.get(name, STUDY_DIR / f"{name}.yaml")
         if not path.exists():
             raise WorkflowError(
                 f"config: studies: no study file {path}{nearest(name, available)}; "

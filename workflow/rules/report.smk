@@ -3,7 +3,8 @@
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
 import shlex
 
-from simulator.reference import CLAIMS, MININET_NUMBERS, MM1_TABLES, NS2_RECORDS, PAPER_NUMBERS, QTCOL_RESULTS
+from simulator import catalogue
+from simulator.reference import CLAIMS, MM1_TABLES, NS2_RECORDS, QTCOL_RESULTS
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
@@ -16,12 +17,9 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
 get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
-# the numbers a plain chapter draws beside ours, by chapter (read from reference_dir/<chapter>/)
-CHAPTER_REFERENCE = {"mininet": str(Path(config["reference_dir"]) / MININET_NUMBERS)}
+CATALOGUE = catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 NS2_RECORD_FILES = sorted(str(p) for p in (Path(config["reference_dir"]) / NS2_RECORDS).iterdir())
-# the numbers a paper states in its text, drawn beside ours by its chapter (not every paper has them)
-PAPER_NUMBER_FILES = {p: str(Path(config["reference_dir"]) / f) for p, f in PAPER_NUMBERS.items()}
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
 # each metric's resolution and practical threshold (the repository's when a reference folder has none): its edits rerun the claims
@@ -29,11 +27,21 @@ METRIC_THRESHOLDS = [str(p) for p in [Path(config["reference_dir"]) / "metric_th
 # evidence rows other checks write for the first page's trust table (simulator/report/trust.py EVIDENCE_COLUMNS)
 TRUST_EVIDENCE = []
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
-CHAPTERS = [p for p in ("mm1", "qtcol", "mininet", "ns2", "testbed", "textbook") if get_study_tables(p)]
-# chapters whose notebook needs only their own tables and traces (no published reference file)
-PLAIN_CHAPTERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
-# papers whose claims simulator/report/claims_<paper>.py evaluates into results/claims/<paper>.csv
-CLAIM_PAPERS = [c for c in CHAPTERS if c in ("mininet", "ns2", "testbed")]
+PAPER_CHAPTERS = [p for p in CATALOGUE.papers if get_study_tables(p)]
+CHAPTERS = PAPER_CHAPTERS + [c for c in ("textbook",) if get_study_tables(c)]
+# papers whose claims a module of their own (catalogue.yaml `claims`) decides into results/claims/<paper>.csv
+CLAIM_PAPERS = [p for p in PAPER_CHAPTERS if CATALOGUE.papers[p].claims_module]
+
+
+def paper_reference_files(paper):
+    """The reference_dir files a paper's chapter reads besides claims (catalogue.yaml `reference`, a folder by
+    its files, and `paper_numbers`): a change to one reruns the chapter."""
+    entry, root = CATALOGUE.papers[paper], Path(config["reference_dir"])
+    files = []
+    for name in entry.reference + ((entry.paper_numbers,) if entry.paper_numbers else ()):
+        path = root / name
+        files += sorted(str(f) for f in path.iterdir()) if path.is_dir() else [str(path)]
+    return files
 # enabled studies no chapter reads (a user's own sweep; simulator/report/chapter_studies.py): a generated
 # page each, under "Your studies"
 STUDY_PAGES = unclaimed({name: s.paper for name, s in STUDIES.items()})
@@ -54,12 +62,13 @@ rule claims:
         paper="|".join(CLAIM_PAPERS) or "(?!)",
     params:
         python=PYTHON,
+        module=lambda w: CATALOGUE.papers[w.paper].claims_module,
     log:
         "results/logs/report/claims_{paper}.log",
     conda:
         "../envs/report.yaml"
     shell:
-        "{params.python} -m simulator.report.claims_{wildcards.paper} --tables {input.tables:q}"
+        "{params.python} -m {params.module} --tables {input.tables:q}"
         " --traces {input.traces:q} --claims-file {input.claims_file:q}"
         " --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
 
@@ -98,79 +107,8 @@ rule scorecard:
         " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
-rule notebook_mm1:
-    input:
-        notebook="notebooks/mm1.ipynb",
-        tables=get_study_tables("mm1"),
-        traces=get_trace_tables("mm1"),
-        reference=get_reference_table,
-        scorecard="results/scorecard.csv",
-        scorecard_notes="results/scorecard_notes.csv",
-        claims_file=CLAIMS_FILE,
-        code=REPORT_LIBS,
-    output:
-        notebook="results/notebooks/mm1.ipynb",
-        figures=directory("results/figures/mm1"),
-        downloads=directory("results/downloads/mm1"),
-    params:
-        y=papermill_params(
-            table_files=lambda i, o: list(i.tables),
-            trace_files=lambda i, o: list(i.traces),
-            reference_dir=lambda i, o: str(Path(i.reference).parent),
-            scorecard=lambda i, o: i.scorecard,
-            scorecard_notes=lambda i, o: i.scorecard_notes,
-            claims_file=lambda i, o: i.claims_file,
-            figures_dir=lambda i, o: o.figures,
-            downloads_dir=lambda i, o: o.downloads,
-            downloads_url=lambda i, o: "_static/downloads/mm1",
-        ),
-        python=PYTHON,
-    log:
-        "results/logs/report/notebook_mm1.log",
-    conda:
-        "../envs/report.yaml"
-    shell:
-        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
-        " --no-progress-bar > {log:q} 2>&1"
-
-
-rule notebook_qtcol:
-    input:
-        notebook="notebooks/qtcol.ipynb",
-        tables=get_study_tables("qtcol"),
-        traces=get_trace_tables("qtcol"),
-        reference=get_qt_reference_table,
-        scorecard="results/scorecard.csv",
-        scorecard_notes="results/scorecard_notes.csv",
-        claims_file=CLAIMS_FILE,
-        code=REPORT_LIBS,
-    output:
-        notebook="results/notebooks/qtcol.ipynb",
-        figures=directory("results/figures/qtcol"),
-        downloads=directory("results/downloads/qtcol"),
-    params:
-        y=papermill_params(
-            table_files=lambda i, o: list(i.tables),
-            trace_files=lambda i, o: list(i.traces),
-            reference_dir=lambda i, o: str(Path(i.reference).parent),
-            scorecard=lambda i, o: i.scorecard,
-            scorecard_notes=lambda i, o: i.scorecard_notes,
-            claims_file=lambda i, o: i.claims_file,
-            figures_dir=lambda i, o: o.figures,
-            downloads_dir=lambda i, o: o.downloads,
-            downloads_url=lambda i, o: "_static/downloads/qtcol",
-        ),
-        python=PYTHON,
-    log:
-        "results/logs/report/notebook_qtcol.log",
-    conda:
-        "../envs/report.yaml"
-    shell:
-        "{params.python} -m papermill {input.notebook:q} {output.notebook:q} -k python3 -y {params.y:q}"
-        " --no-progress-bar > {log:q} 2>&1"
-
-
-rule notebook_plain_chapter:
+rule notebook_paper:
+    # any paper's chapter: its notebook with its tables, traces, scorecard rows and reference files
     input:
         notebook="notebooks/{chapter}.ipynb",
         tables=lambda w: get_study_tables(w.chapter),
@@ -178,20 +116,15 @@ rule notebook_plain_chapter:
         scorecard="results/scorecard.csv",
         scorecard_notes="results/scorecard_notes.csv",
         claims_file=CLAIMS_FILE,
-        reference=lambda w: [CHAPTER_REFERENCE[w.chapter]] if w.chapter in CHAPTER_REFERENCE else [],
-        paper_numbers=lambda w: PAPER_NUMBER_FILES.get(w.chapter, []),
-        # NS-2 2.35's own runs of the NS-2 chapter's points (checked in common.smk; never run by the default build)
-        ns2_records=lambda w: NS2_RECORD_FILES if w.chapter == "ns2" else [],
+        reference=lambda w: paper_reference_files(w.chapter),
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/{chapter}.ipynb",
         figures=directory("results/figures/{chapter}"),
         downloads=directory("results/downloads/{chapter}"),
     wildcard_constraints:
-        chapter="|".join(PLAIN_CHAPTERS) or "(?!)",
-    # the NS-2 chapter is the longest notebook (15 figures of up to 48 panels): started before the other
-    # chapters, which all wait for the scorecard with it, it does not end the build alone
-    priority: 1
+        chapter="|".join(PAPER_CHAPTERS) or "(?!)",
+    priority: lambda w: CATALOGUE.papers[w.chapter].priority
     params:
         y=papermill_params(
             table_files=lambda i, o: list(i.tables),
