@@ -415,6 +415,21 @@ def cmd_algorithms(args) -> int:
     return 0
 
 
+def cmd_new_paper(args) -> int:
+    """Scaffold a paper (simulator/new_paper.py) in the repository that holds this package."""
+    from simulator import new_paper
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        written = new_paper.scaffold(root, args.name, args.title)
+    except new_paper.NewPaperError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(["wrote:", *(f"  {p}" for p in written),
+                     "next: edit them (each says what to change), then run  .venv/bin/snakemake --cores all"]))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -462,6 +477,11 @@ def build_parser() -> argparse.ArgumentParser:
                                           "algorithms of study or config files")
     a.add_argument("files", nargs="*", help="study or workflow config YAML files (default: the catalogue)")
     a.set_defaults(func=cmd_algorithms)
+    n = sub.add_parser("new-paper", help="scaffold a paper: its reference, study and report folders and one catalogue "
+                                         "entry (README: Adding a paper)")
+    n.add_argument("name", help="the paper's id: 2-20 lower-case letters and digits")
+    n.add_argument("--title", help="how page 1 and the scorecard name it (default 'Paper NAME')")
+    n.set_defaults(func=cmd_new_paper)
     for cmd in (r, b, j, p, v, a):
         cmd.add_argument("--algorithm-folder", action="append", default=[], metavar="DIR",
                          help="a folder outside the repository whose user algorithms may run (the workflow "

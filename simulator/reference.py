@@ -36,8 +36,8 @@ CLAIMS = "claims.yaml"
 def paper_numbers_files() -> dict:
     """paper -> the numbers it states in its text that its chapter draws beside ours (catalogue.yaml
     `paper_numbers`; simulator/report/paper_values.py)."""
-    from simulator import catalogue
-    return {p.id: p.paper_numbers for p in catalogue.load().papers.values() if p.paper_numbers}
+    from simulator import paper_catalogue
+    return {p.id: p.paper_numbers for p in paper_catalogue.load().papers.values() if p.paper_numbers}
 PAPER_NUMBER_COLUMNS = ["source", "study", "metric", "algorithm", "where", "low", "high", "unit", "words"]
 PAPER_NUMBER_WHERE = re.compile(r"^[a-z_]+(=|>)[A-Za-z0-9_.]+$")   # 'queue=fq', 'flows>1'; ';' joins several
 
@@ -218,10 +218,10 @@ def check_paper_numbers(path, studies) -> list[dict]:
 
 def check_papers(catalogue_file=None) -> dict:
     """{paper id: catalogue entry}: the papers claims may name (catalogue.yaml, checked)."""
-    from simulator import catalogue
+    from simulator import paper_catalogue
     try:
-        return dict(catalogue.load(catalogue_file).papers)
-    except catalogue.CatalogueError as e:
+        return dict(paper_catalogue.load(catalogue_file).papers)
+    except paper_catalogue.CatalogueError as e:
         raise ReferenceDataError(str(e)) from None
 
 
@@ -250,6 +250,23 @@ def check_claims(path, papers, studies) -> list[dict]:
     return doc["claims"]
 
 
+def _check_all_claims(claims_file, papers, studies) -> list[dict]:
+    """check_claims of reference_dir/claims.yaml and of each paper's own claims file; an id used in two files
+    is refused like one used twice in one."""
+    from simulator import claims_files
+
+    claims, where = check_claims(claims_file, papers, studies), {}
+    for path in claims_files.paper_files(claims_file):
+        claims_here = check_claims(path, papers, studies)
+        for c in claims_here:
+            if any(c["id"] == other["id"] for other in claims):
+                raise ReferenceDataError(f"{path}: claim {c['id']}: the id is also used in {where.get(c['id'], claims_file)}; "
+                                         "expected each id once")
+            where[c["id"]] = path
+        claims += claims_here
+    return claims
+
+
 def _check_thresholds(claims_path, claims) -> None:
     """Every metric or statistic a claim reads has a declared resolution and practical threshold."""
     from simulator.report import metric_thresholds
@@ -266,7 +283,8 @@ def _check_reasons(root, claims, studies) -> None:
     from simulator.report import claim_reasons
 
     try:
-        claim_reasons.check(root / claim_reasons.FILE, {c["id"] for c in claims}, studies)
+        for path in claim_reasons.files(root):
+            claim_reasons.check(path, {c["id"] for c in claims}, studies)
     except ValueError as e:
         raise ReferenceDataError(str(e)) from None
 
@@ -331,7 +349,7 @@ def check_reference_dir(reference_dir, studies) -> dict:
         raise ReferenceDataError(f"{root}: reference folder not found; it holds the papers' numbers and claims "
                                  "(the repository's reference/; config key reference_dir)")
     papers = check_papers()
-    claims = check_claims(root / CLAIMS, papers, studies)
+    claims = _check_all_claims(root / CLAIMS, papers, studies)
     _check_reasons(root, claims, studies)
     return {
         "papers": papers,
@@ -352,5 +370,6 @@ def _check_ns2_records(folder) -> dict:
 
 def claims_of(reference_dir, paper) -> dict:
     """{claim id: claim} of one paper, in file order (the file is assumed checked)."""
-    doc = load_own((Path(reference_dir) / CLAIMS).read_text())
+    from simulator import claims_files
+    doc = claims_files.read(Path(reference_dir) / CLAIMS)
     return {c["id"]: c for c in doc["claims"] if c["paper"] == paper}

@@ -29,10 +29,10 @@ def study_files(study_dir) -> dict:
 
 def enabled_names(names) -> list:
     """The config's `studies:` list with `catalogue` replaced by the catalogue's default-build studies."""
-    from simulator import catalogue
+    from simulator import paper_catalogue
 
     out = []
     for name in names:
-        expanded = catalogue.load().default_studies() if name == CATALOGUE_ENTRY else [name]
+        expanded = paper_catalogue.load().default_studies() if name == CATALOGUE_ENTRY else [name]
         out += [n for n in expanded if n not in out]
     return out

@@ -19,6 +19,7 @@ import nbformat
 import pandas as pd
 import yaml
 
+from simulator import paper_catalogue
 from simulator.report import artifact_page, claim_reasons, headline, io, provenance_page
 from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
@@ -51,6 +52,9 @@ def present_notebook(src: Path, dst: Path):
     """Copy an executed notebook for the book: the template's default parameters and papermill's
     injected ones (file paths of this run) are removed, all other code is folded away (a click shows it)."""
     nb = nbformat.read(src, as_version=4)
+    paper = paper_catalogue.load().papers.get(Path(src).stem)
+    if paper and paper.notebook_file == paper_catalogue.GENERIC_NOTEBOOK and nb.cells:
+        nb.cells[0].source = f"# {paper.title}"      # the generic notebook's placeholder title
     for cell in nb.cells:
         tags = cell.metadata.setdefault("tags", [])
         if "parameters" in tags or "injected-parameters" in tags:     # the run's file paths: not for readers
@@ -75,6 +79,24 @@ def prune_toc(out: Path):
                     (out / f"{Path(str(s['file'])).stem}.md").unlink(missing_ok=True)
         data["chapters"] = kept
         toc.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def add_paper_chapters(out: Path) -> None:
+    """Put each catalogue paper that _toc.yml does not name (one added by `new-paper`) after the last paper
+    chapter it names, in the catalogue's order: the book's chapters follow catalogue.yaml."""
+    toc = out / "_toc.yml"
+    if not toc.exists():
+        return
+    data = load_own(toc.read_text())
+    chapters = data.get("chapters", [])
+    named = [Path(str(c.get("file", ""))).stem for c in chapters]
+    papers = list(paper_catalogue.load().papers)
+    missing = [p for p in papers if p not in named]
+    if not missing:
+        return
+    last = max((i for i, n in enumerate(named) if n in papers), default=len(chapters) - 1)
+    data["chapters"] = chapters[:last + 1] + [{"file": p} for p in missing] + chapters[last + 1:]
+    toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
 def study_page_title(nb) -> str:
@@ -227,6 +249,7 @@ def main():
     for d in a.downloads:
         shutil.copytree(d, out / "_static" / "downloads" / Path(d).name, dirs_exist_ok=True)
     add_study_pages(out, a.study_pages)
+    add_paper_chapters(out)
     prune_toc(out)
 
     write_headline(out, a.scorecard, a.claims_file)

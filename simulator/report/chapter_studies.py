@@ -10,11 +10,11 @@ code. tests/test_chapter_studies.py checks that the repository's own studies are
 """
 from __future__ import annotations
 
-from simulator import catalogue
+from simulator import paper_catalogue
 
 # chapter id (a paper's: notebooks/<paper>.ipynb, or another) -> the studies its notebook and figure modules
 # read (catalogue.yaml); the textbook chapter also reads mm1_analytic, the M/M/1 paper's
-CLAIMED = {c: catalogue.load().studies_of(c) for c in (*catalogue.load().papers, *catalogue.load().chapters)}
+CLAIMED = {c: paper_catalogue.load().studies_of(c) for c in (*paper_catalogue.load().papers, *paper_catalogue.load().chapters)}
 
 def claimed(name: str, paper: str) -> bool:
     """Study `name` of paper `paper` is drawn by that paper's chapter."""

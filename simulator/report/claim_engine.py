@@ -37,13 +37,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simulator import claims_files
 from simulator.report import claim_reasons, claim_rule as rule, metric_thresholds
 from simulator.report.claim_cells import (  # noqa: F401  (Scope, Cells: the engine's vocabulary, re-exported)
     Cells, Scope, _between, _fmt_value, _plain, _scaled, _sets, _zero, at_point, describe, domain, expand, number,
     rows_where, stat, substitute)
 from simulator.report.claim_functions import CONTEXTS, HEADLINES, REFERENCES, Missing
 from simulator.report.verdicts import decision_rows
-from simulator.safe_yaml import load_own
 
 # --------------------------------------------------------------------------- a claim's comparisons
 
@@ -442,7 +442,7 @@ def claims_file() -> Path:
 
 def load(path=None) -> dict:
     """The claims file as a mapping (claims, scoring)."""
-    return load_own(Path(path or claims_file()).read_text())
+    return claims_files.read(Path(path or claims_file()))
 
 
 def paper_rows(paper: str, tables: pd.DataFrame, traces: pd.DataFrame | None, doc: dict | None = None,

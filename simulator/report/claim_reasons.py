@@ -20,10 +20,20 @@ ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity", "fault", 
 MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs in the default profile
 
 
+def files(reference_dir) -> list:
+    """reference_dir/claim_reasons.yaml and each paper's reference_dir/<paper>/claim_reasons.yaml that exist."""
+    from simulator import paper_catalogue
+
+    root = Path(reference_dir)
+    return [p for p in (root / FILE, *(root / paper / FILE for paper in paper_catalogue.load().papers)) if p.is_file()]
+
+
 def load(reference_dir) -> dict:
-    """{claim id: [entries]} of reference_dir/claim_reasons.yaml ({} when the file is absent)."""
-    path = Path(reference_dir) / FILE
-    return (load_own(path.read_text()) or {}).get("reasons", {}) if path.exists() else {}
+    """{claim id: [entries]} of the reasons files of reference_dir ({} when there is none)."""
+    out = {}
+    for path in files(reference_dir):
+        out.update((load_own(path.read_text()) or {}).get("reasons", {}))
+    return out
 
 
 def _matches(entry: dict, variant: str, verdict: str) -> bool:

@@ -1,4 +1,4 @@
-"""Claims mn-1 and mn-2 of the Mininet paper (reference/papers.yaml: mininet) from study mn_high_latency.
+"""Claims mn-1 and mn-2 of the Mininet paper (catalogue.yaml: mininet) from study mn_high_latency.
 
 One scorecard row per claim and variant: "static" (the wired 10 Mbit/s path) and "fluctuating"
 (capacity redrawn every second), every claim of static first. Table metrics are means over all

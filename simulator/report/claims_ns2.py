@@ -1,4 +1,4 @@
-"""Claims ns2-1..ns2-7 of the NS-2 paper (reference/papers.yaml: ns2: Reno, NewReno and Vegas on wired
+"""Claims ns2-1..ns2-7 of the NS-2 paper (catalogue.yaml: ns2: Reno, NewReno and Vegas on wired
 topologies) decided from our tables results/tables/ns2_*.csv (10 seeds per point).
 
 Each claim is decided by the one engine (simulator/report/claim_engine.py) from its `decide:` block in

@@ -1,4 +1,4 @@
-"""Claims tb-1..tb-5 of the Wi-Fi testbed paper (reference/papers.yaml: testbed) from study
+"""Claims tb-1..tb-5 of the Wi-Fi testbed paper (catalogue.yaml: testbed) from study
 tb_matrix, and the numbers the paper quotes: rows for results/claims/testbed.csv (paper `testbed`,
 variant `sim`) and their notes.
 

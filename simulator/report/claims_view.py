@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator import claims_files
 from simulator.report import attribution, claim_words, number_format
 from simulator.report.html_view import BADGE, NOTE_STYLE
 from simulator.report.verdicts import VERDICTS
-from simulator.safe_yaml import load_own
 
 COLUMNS = ["claim", "the paper says", "variant", "verdict", "at fault", "evidence", "why", "p_value", "metric", "ours_mean", "ci_low", "ci_high",
            "n_seeds", "note"]
@@ -19,7 +19,7 @@ COLUMNS = ["claim", "the paper says", "variant", "verdict", "at fault", "evidenc
 
 def claim_texts(claims_file, paper) -> dict:
     """{claim id: 'claim (stated in)'} of one paper, in the file's order."""
-    doc = load_own(Path(claims_file).read_text())
+    doc = claims_files.read(claims_file)
     return {c["id"]: f'{c["claim"]} ({c["stated_in"]})' for c in doc["claims"] if c["paper"] == paper}
 
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from simulator import catalogue
+from simulator import paper_catalogue
 from simulator.report import chapter, claim_reasons, claim_words, claims_view, headline
 from simulator.report import style
 from simulator.report.html_view import fmt
@@ -21,7 +21,7 @@ from simulator.scenarios.mm1_queue import run_name
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
 # the papers whose claims a module of their own decides (catalogue.yaml `claims`), shown alike
-OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in catalogue.load().claim_papers()}
+OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in paper_catalogue.load().claim_papers()}
 COUNT_NAMES = {"inside": "agree", "outside": "disagree", "missing": "not run", "total": "total"}
 NOT_RUN = "*{}: no study of this paper ran in this build (see `config/config.yaml`).*"
 

@@ -14,12 +14,12 @@ import html
 
 import pandas as pd
 
-from simulator import catalogue
+from simulator import paper_catalogue
 from simulator.report import attribution, claim_reasons, claim_words
 from simulator.report.verdicts import NUMBER_VERDICTS, VERDICTS
 
 # paper id -> (short name, chapter page); the order of the book (catalogue.yaml)
-PAPERS = {p.id: (p.title, p.id) for p in catalogue.load().papers.values()}
+PAPERS = {p.id: (p.title, p.id) for p in paper_catalogue.load().papers.values()}
 KIND_TEXT = {"model_difference": "our model differs from the paper's set-up or code",
              "sensitivity": "the result turns on a parameter the paper leaves open",
              "paper_ambiguity": "the paper's text is ambiguous or contradicts itself",

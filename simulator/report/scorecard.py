@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator import claims_files
 from simulator.report import attribution, claim_engine, claim_reasons
 from simulator.report import scorecard_mm1 as mm1
 from simulator.report import scorecard_qtcol as qt
 from simulator.report.io import write_csv
 from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
-from simulator.safe_yaml import load_own
 
 log = logging.getLogger("scorecard")
 CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
@@ -34,7 +34,7 @@ CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
 
 def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
     """The scorecard decides exactly the claims of reference/claims.yaml for each paper it covers."""
-    declared = {c["id"]: c["paper"] for c in load_own(Path(claims_file).read_text())["claims"]}
+    declared = {c["id"]: c["paper"] for c in claims_files.read(claims_file)["claims"]}
     decided = card[card["verdict"].isin(VERDICTS) & card["item"].str.match(CLAIM_ID)]
     for paper, rows in decided.groupby("paper"):
         ours, theirs = set(rows["item"]), {cid for cid, p in declared.items() if p == paper}
@@ -59,10 +59,11 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
          claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
     if claims_file:
         claim_engine.use_claims_file(claims_file)
-    tables = mm1.load_tables(table_paths)
-    tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
-    traces = pd.concat(tr, ignore_index=True) if tr else None
-    card, notes = mm1.build(tables, traces, mm1.load_reference(reference_path))
+    card, notes = pd.DataFrame(columns=SCORECARD_COLUMNS), pd.DataFrame()
+    if table_paths:     # the M/M/1 paper's rows (none when no study of it runs in this build)
+        tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
+        traces = pd.concat(tr, ignore_index=True) if tr else None
+        card, notes = mm1.build(mm1.load_tables(table_paths), traces, mm1.load_reference(reference_path))
     if qt_tables:  # the QtColFair paper's rows, appended after the unchanged M/M/1 rows
         qrows, qnotes = qt.build(qt.load_tables(qt_tables), qt.load_traces(qt_traces), qt.load_reference(qt_reference))
         card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
@@ -85,7 +86,7 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
 
 def cli(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tables", nargs="+", required=True)
+    ap.add_argument("--tables", nargs="*", default=[], help="M/M/1 paper: results/tables/mm1_*.csv (none: no M/M/1 rows)")
     ap.add_argument("--traces", nargs="*", default=[])
     ap.add_argument("--reference", required=True)
     ap.add_argument("--out", required=True)

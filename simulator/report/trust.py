@@ -24,12 +24,12 @@ import pandas as pd
 
 EVIDENCE_COLUMNS = ["chapter", "check", "inside", "total", "page"]
 
-from simulator import catalogue
+from simulator import paper_catalogue
 
 # paper chapter -> what models it, in the reader's words (the chapter's model, its TCP stack): catalogue.yaml
-MODELS = {p.id: p.model for p in catalogue.load().papers.values()}
+MODELS = {p.id: p.model for p in paper_catalogue.load().papers.values()}
 # evidence that no build produces: said plainly rather than left out
-NO_CHECK = {p.id: p.no_check for p in catalogue.load().papers.values() if p.no_check}
+NO_CHECK = {p.id: p.no_check for p in paper_catalogue.load().papers.values() if p.no_check}
 
 # --------------------------------------------------------------------------- evidence rows
 WITH_PRESET = " with ns-3's stack preset"
@@ -46,11 +46,12 @@ def ns3_rows(table: pd.DataFrame) -> list[dict]:
     preset = {"ns3": ""}       # a chapter on another stack's dumbbell: the same cells, ns-3's preset
     return [{"chapter": p.id, "check": f"ns-3 3.44, same dumbbell cells{preset.get(p.stack, WITH_PRESET)}, {band}",
              "inside": c["inside"], "total": c["compared"], "page": "validation"}
-            for p in catalogue.load().papers.values() if p.topology == "dumbbell"]
+            for p in paper_catalogue.load().papers.values() if p.topology == "dumbbell"]
 
 
 # the chapters whose model runs a stack's TCP: the textbook chapter's series of that stack back them
-STACK_CHAPTERS = {s: tuple(p.id for p in catalogue.load().papers.values() if p.stack == s) for s in catalogue.STACKS}
+STACK_CHAPTERS = {s: tuple(p.id for p in paper_catalogue.load().papers.values() if p.stack == s)
+                  for s in paper_catalogue.STACKS}
 
 
 def textbook_rows(tables: pd.DataFrame) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The M/M/1 paper's model (reference/papers.yaml: mm1): one sender, one queue with K places and a
+"""The M/M/1 paper's model (catalogue.yaml: mm1): one sender, one queue with K places and a
 waiting deadline theta; parameters -> run -> metrics.
 
 Two variants of the model: `as_published` runs the paper's published code (its algorithms are the

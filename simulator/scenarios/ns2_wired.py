@@ -1,4 +1,4 @@
-"""The NS-2 paper's wired scenarios (reference/papers.yaml: ns2): parameters -> run -> metrics.
+"""The NS-2 paper's wired scenarios (catalogue.yaml: ns2): parameters -> run -> metrics.
 
 The paper gives: wired links, 1500-byte packets, 130 s, bandwidth 0.1-1.0 Mbit/s, delay 100-150 ms
 (and 500-1500 ms in scenario 4), DropTail (FQ in scenario 5), FTP, Reno / NewReno / Vegas, and

@@ -1,4 +1,4 @@
-"""The Wi-Fi testbed study (reference/papers.yaml: testbed): parameters -> run -> metrics.
+"""The Wi-Fi testbed study (catalogue.yaml: testbed): parameters -> run -> metrics.
 
 What the paper and its scripts fix: a Linux sender (client) on Ethernet or Wi-Fi and a receiver
 on Wi-Fi, both on one consumer access point; iperf3 for 60 s with BBR, CUBIC, Reno or Vegas;

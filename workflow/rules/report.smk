@@ -3,8 +3,9 @@
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
 import shlex
 
-from simulator import catalogue
+from simulator import claims_files, paper_catalogue
 from simulator.reference import CLAIMS, MM1_TABLES, NS2_RECORDS, QTCOL_RESULTS
+from simulator.report import claim_reasons
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
 from simulator.report.rule_params import papermill_params, qt_scorecard_args
@@ -17,11 +18,13 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
 # reference data (tracked in reference/, checked in common.smk before any job)
 get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
 get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
-CATALOGUE = catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
+CATALOGUE = paper_catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
+# ... and the papers' own claims files beside it (reference_dir/<paper>/claims.yaml): an edit reruns the claims
+CLAIM_FILES = [str(p) for p in claims_files.files(CLAIMS_FILE)]
 NS2_RECORD_FILES = sorted(str(p) for p in (Path(config["reference_dir"]) / NS2_RECORDS).iterdir())
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
-CLAIM_REASONS = [str(p) for p in [Path(config["reference_dir"]) / "claim_reasons.yaml"] if p.exists()]
+CLAIM_REASONS = [str(p) for p in claim_reasons.files(config["reference_dir"])]
 # each metric's resolution and practical threshold (the repository's when a reference folder has none): its edits rerun the claims
 METRIC_THRESHOLDS = [str(p) for p in [Path(config["reference_dir"]) / "metric_thresholds.yaml"] if p.exists()]
 # evidence rows other checks write for the first page's trust table (simulator/report/trust.py EVIDENCE_COLUMNS)
@@ -31,6 +34,19 @@ PAPER_CHAPTERS = [p for p in CATALOGUE.papers if get_study_tables(p)]
 CHAPTERS = PAPER_CHAPTERS + [c for c in ("textbook",) if get_study_tables(c)]
 # papers whose claims a module of their own (catalogue.yaml `claims`) decides into results/claims/<paper>.csv
 CLAIM_PAPERS = [p for p in PAPER_CHAPTERS if CATALOGUE.papers[p].claims_module]
+
+
+def generic_chapter_params():
+    """The parameters only notebooks/paper.ipynb (a paper without a notebook of its own) takes: its id and
+    study files. A notebook of its own gets none it does not declare (papermill would warn)."""
+    def given(name):
+        return lambda i, o: name(Path(o.downloads).name) if _generic(Path(o.downloads).name) else None
+    return {"paper": given(lambda p: p),
+            "study_files": given(lambda p: [str(STUDIES[Path(t).stem].file) for t in get_study_tables(p)])}
+
+
+def _generic(paper):
+    return CATALOGUE.papers[paper].notebook_file == paper_catalogue.GENERIC_NOTEBOOK
 
 
 def paper_reference_files(paper):
@@ -53,6 +69,7 @@ rule claims:
         traces=lambda w: get_trace_tables(w.paper),
         code=REPORT_LIBS,
         claims_file=CLAIMS_FILE,
+        claim_files=CLAIM_FILES,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
     output:
@@ -84,6 +101,7 @@ rule scorecard:
         claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
         claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
         claims_file=CLAIMS_FILE,
+        claim_files=CLAIM_FILES,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
         ns2_records=NS2_RECORD_FILES if "ns2" in CLAIM_PAPERS else [],    # NS-2's own verdict decides a row's fault
@@ -110,12 +128,13 @@ rule scorecard:
 rule notebook_paper:
     # any paper's chapter: its notebook with its tables, traces, scorecard rows and reference files
     input:
-        notebook="notebooks/{chapter}.ipynb",
+        notebook=lambda w: CATALOGUE.papers[w.chapter].notebook_file,
         tables=lambda w: get_study_tables(w.chapter),
         traces=lambda w: get_trace_tables(w.chapter),
         scorecard="results/scorecard.csv",
         scorecard_notes="results/scorecard_notes.csv",
         claims_file=CLAIMS_FILE,
+        claim_files=CLAIM_FILES,
         reference=lambda w: paper_reference_files(w.chapter),
         code=REPORT_LIBS,
     output:
@@ -132,6 +151,7 @@ rule notebook_paper:
             scorecard=lambda i, o: i.scorecard,
             scorecard_notes=lambda i, o: i.scorecard_notes,
             claims_file=lambda i, o: i.claims_file,
+            **generic_chapter_params(),
             reference_dir=lambda i, o: str(Path(config["reference_dir"]) / Path(o.downloads).name),
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
@@ -183,6 +203,7 @@ rule notebook_scorecard:
         scorecard="results/scorecard.csv",
         notes="results/scorecard_notes.csv",
         claims_file=CLAIMS_FILE,
+        claim_files=CLAIM_FILES,
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/scorecard.ipynb",
@@ -307,6 +328,7 @@ rule book:
         scorecard="results/scorecard.csv",      # the first page's table of the papers
         trust="results/trust.csv",              # ... and the evidence behind each chapter's model
         claims_file=CLAIMS_FILE,
+        claim_files=CLAIM_FILES,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
         code=REPORT_LIBS,

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from simulator import catalogue
+from simulator import paper_catalogue
 
 STATISTICS: dict = {}
 REFERENCES: dict = {}
@@ -62,7 +62,7 @@ def headline_of_values(values) -> pd.Series:
                       "run_p025": lo, "run_p975": hi})
 
 
-for _paper in catalogue.load().paper_ids():
+for _paper in paper_catalogue.load().paper_ids():
     try:
         importlib.import_module(f"{__name__}.{_paper}")
     except ModuleNotFoundError as e:

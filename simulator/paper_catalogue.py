@@ -20,7 +20,8 @@ from simulator.safe_yaml import load_user
 
 FILE = Path(__file__).resolve().parents[1] / "catalogue.yaml"
 PAPER_KEYS = {"title", "citation", "kind", "published", "model", "studies", "claims", "reference"}
-PAPER_OPTIONAL = {"paper_numbers", "no_check", "priority", "stack", "topology"}
+PAPER_OPTIONAL = {"paper_numbers", "no_check", "priority", "stack", "topology", "notebook"}
+GENERIC_NOTEBOOK = "notebooks/paper.ipynb"   # the chapter of a paper without a notebook of its own
 STACKS = ("ns3", "linux", "ns2")
 TOPOLOGIES = ("dumbbell",)
 CHAPTER_KEYS = {"title"}
@@ -51,6 +52,12 @@ class Paper:
     priority: int = 0
     stack: str | None = None
     topology: str | None = None
+    notebook: str | None = None
+
+    @property
+    def notebook_file(self) -> str:
+        """The chapter's notebook: its own (notebooks/<id>.ipynb) unless `notebook` names another."""
+        return self.notebook or f"notebooks/{self.id}.ipynb"
 
     @property
     def claims_module(self) -> str | None:
@@ -137,7 +144,7 @@ def _paper(path, pid, entry) -> Paper:
             _fail(path, f"{where}.{key}", f"{entry[key]!r}; allowed values: {', '.join(allowed)}")
     return Paper(pid, entry["title"], entry["citation"], entry["kind"], entry["published"], entry["model"],
                  _studies(path, where, entry["studies"]), claims, tuple(reference), entry.get("paper_numbers"),
-                 entry.get("no_check"), priority, entry.get("stack"), entry.get("topology"))
+                 entry.get("no_check"), priority, entry.get("stack"), entry.get("topology"), entry.get("notebook"))
 
 
 def parse(path) -> Catalogue:
