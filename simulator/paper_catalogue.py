@@ -20,16 +20,16 @@ from simulator.safe_yaml import load_user
 
 FILE = Path(__file__).resolve().parents[1] / "catalogue.yaml"
 PAPER_KEYS = {"title", "citation", "kind", "published", "model", "studies", "claims", "reference"}
-PAPER_OPTIONAL = {"paper_numbers", "no_check", "priority", "stack", "topology", "notebook"}
+PAPER_OPTIONAL = {"paper_numbers", "no_check", "priority", "stack", "topology", "notebook", "own_tool_records",
+                  "scorecard_section", "evidence"}
 GENERIC_NOTEBOOK = "notebooks/paper.ipynb"   # the chapter of a paper without a notebook of its own
 STACKS = ("ns3", "linux", "ns2")
 TOPOLOGIES = ("dumbbell",)
 CHAPTER_KEYS = {"title"}
-CHAPTER_OPTIONAL = {"studies", "target"}   # target: the optional Snakemake target that runs its studies
+CHAPTER_OPTIONAL = {"studies", "target", "also_reads"}  # also_reads: studies of other chapters it draws too   # target: the optional Snakemake target that runs its studies
 ID = re.compile(r"^[a-z][a-z0-9_]*$")           # a chapter id (a page name)
 STUDY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")   # a study name (its file name without .yaml)
 MODULE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
-SCORECARD = "scorecard"     # `claims:` of a paper decided with its published tables inside the scorecard
 
 
 class CatalogueError(ValueError):
@@ -45,7 +45,7 @@ class Paper:
     published: str
     model: str
     studies: dict            # study name -> what it reproduces
-    claims: str              # SCORECARD or the module the rule `claims` runs
+    claims: str              # the module the rule `claims` runs
     reference: tuple = ()    # files/folders of reference_dir the chapter reads besides claims
     paper_numbers: str | None = None
     no_check: str | None = None
@@ -53,16 +53,14 @@ class Paper:
     stack: str | None = None
     topology: str | None = None
     notebook: str | None = None
+    own_tool_records: str | None = None
+    scorecard_section: str | None = None
+    evidence: str | None = None
 
     @property
     def notebook_file(self) -> str:
         """The chapter's notebook: its own (notebooks/<id>.ipynb) unless `notebook` names another."""
         return self.notebook or f"notebooks/{self.id}.ipynb"
-
-    @property
-    def claims_module(self) -> str | None:
-        """The module that decides its claims into results/claims/<id>.csv, or None (decided in the scorecard)."""
-        return None if self.claims == SCORECARD else self.claims
 
 
 @dataclass(frozen=True)
@@ -71,6 +69,7 @@ class Chapter:
     title: str
     studies: dict = field(default_factory=dict)
     target: str | None = None
+    also_reads: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -81,9 +80,9 @@ class Catalogue:
     def paper_ids(self) -> tuple:
         return tuple(self.papers)
 
-    def claim_papers(self) -> tuple:
-        """Papers whose claims a module of their own decides (the rule `claims`)."""
-        return tuple(p for p, e in self.papers.items() if e.claims_module)
+    def generic_scorecard_papers(self) -> tuple:
+        """Papers the scorecard chapter shows alike (no section of their own): claims and quoted numbers."""
+        return tuple(p for p, e in self.papers.items() if e.scorecard_section != "own")
 
     def studies_of(self, chapter: str) -> tuple:
         """The studies a chapter (a paper's or another) draws, in the catalogue's order; () if unknown."""
@@ -130,9 +129,12 @@ def _paper(path, pid, entry) -> Paper:
         if not isinstance(entry[key], str) or not entry[key].strip():
             _fail(path, f"{where}.{key}", "expected non-empty text")
     claims = entry["claims"]
-    if claims != SCORECARD and not (isinstance(claims, str) and MODULE.match(claims)):
-        _fail(path, f"{where}.claims", f"{claims!r}; allowed: {SCORECARD!r} or a module name such as "
-              "simulator.report.papers.<paper>.claims")
+    if not (isinstance(claims, str) and MODULE.match(claims)):
+        _fail(path, f"{where}.claims", f"{claims!r}; allowed: a module name such as simulator.report.papers.<paper>.claims")
+    if entry.get("evidence") is not None and not re.match(r"^[a-z_][a-z0-9_.]*:[a-z_][a-z0-9_]*$", str(entry["evidence"])):
+        _fail(path, f"{where}.evidence", f"{entry['evidence']!r}; allowed: module:function, e.g. simulator.report.trust:ns2_evidence")
+    if entry.get("scorecard_section") not in (None, "own"):
+        _fail(path, f"{where}.scorecard_section", f"{entry['scorecard_section']!r}; allowed values: own")
     reference = entry["reference"] or []
     if not isinstance(reference, list) or not all(isinstance(r, str) and r for r in reference):
         _fail(path, f"{where}.reference", "expected a list of paths inside reference_dir")
@@ -144,7 +146,8 @@ def _paper(path, pid, entry) -> Paper:
             _fail(path, f"{where}.{key}", f"{entry[key]!r}; allowed values: {', '.join(allowed)}")
     return Paper(pid, entry["title"], entry["citation"], entry["kind"], entry["published"], entry["model"],
                  _studies(path, where, entry["studies"]), claims, tuple(reference), entry.get("paper_numbers"),
-                 entry.get("no_check"), priority, entry.get("stack"), entry.get("topology"), entry.get("notebook"))
+                 entry.get("no_check"), priority, entry.get("stack"), entry.get("topology"), entry.get("notebook"),
+                 entry.get("own_tool_records"), entry.get("scorecard_section"), entry.get("evidence"))
 
 
 def parse(path) -> Catalogue:
@@ -169,7 +172,8 @@ def parse(path) -> Catalogue:
             else:
                 _check_keys(path, f"chapters.{cid}", entry, CHAPTER_KEYS, CHAPTER_OPTIONAL)
                 out[cid] = Chapter(cid, entry["title"], _studies(path, f"chapters.{cid}", entry.get("studies")),
-                                   entry.get("target"))
+                                   entry.get("target"), tuple(_studies(path, f"chapters.{cid}.also_reads",
+                                                                       dict.fromkeys(entry.get("also_reads") or []))))
     _check_studies_once(path, {**papers, **chapters})
     return Catalogue(papers, chapters)
 

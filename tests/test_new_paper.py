@@ -21,7 +21,7 @@ def test_a_scaffolded_paper_is_built_into_the_book_and_changes_only_its_folders(
     after = tree(repo)
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     assert [p for p in changed if not p.startswith(PAPER_FOLDERS)] == ["catalogue.yaml"]
-    assert len(changed) == 9          # the catalogue + 8 files of its own
+    assert len(changed) == 8          # the catalogue + 7 files of its own
     # the default config's `studies: [catalogue]` runs its study: validate loads it with the others
     listed = simulator_cli(repo, "validate", "config/studies/demo/demo_example.yaml")
     assert listed.returncode == 0, listed.stderr

@@ -301,15 +301,24 @@ def test_build_rows_have_the_scorecard_columns_and_claim_order():
 
 
 def test_scorecard_main_appends_qtcol_rows_after_unchanged_mm1_rows(tmp_path):
-    mm1_ref = REFERENCE.parents[1] / "mm1" / "jackson_mm1_tables.csv"
+    """Each paper's claims module writes its rows (the rule `claims`); the scorecard joins them in the catalogue's
+    order, the first paper's rows unchanged by the second's."""
+    from simulator.report import claims_mm1, claims_qtcol
+    from simulator.report.io import write_csv
+
     mm1 = pd.DataFrame([dict(study="mm1_lambda", paper="mm1", variant="as_published", algorithm="reno", metric="throughput",
                              mean=8.0, sd=0.1, n=3, ci_low=7.9, ci_high=8.1, run_p025=7.9, run_p975=8.1,
                              **{"lambda": 5.0, "mu": 10.0, "K": 5, "theta": 1.0, "N": 500})])
     mm1.to_csv(tmp_path / "mm1_lambda.csv", index=False)
     single_static().to_csv(tmp_path / "qt_single_static.csv", index=False)
-    args = [str(tmp_path / "mm1_lambda.csv")], [], str(mm1_ref)
-    sc.main(*args, tmp_path / "a.csv", tmp_path / "an.csv")
-    sc.main(*args, tmp_path / "b.csv", tmp_path / "bn.csv", [str(tmp_path / "qt_single_static.csv")], [], str(REFERENCE))
+    reference_dir = REFERENCE.parents[1]
+    for module, tables, name in ((claims_mm1, "mm1_lambda.csv", "mm1"), (claims_qtcol, "qt_single_static.csv", "qtcol")):
+        rows, notes = module.build([str(tmp_path / tables)], [], reference_dir)
+        write_csv(rows, tmp_path / f"{name}.csv")
+        write_csv(notes, tmp_path / f"{name}_notes.csv")
+    sc.main(tmp_path / "a.csv", tmp_path / "an.csv", [str(tmp_path / "mm1.csv")], [str(tmp_path / "mm1_notes.csv")])
+    sc.main(tmp_path / "b.csv", tmp_path / "bn.csv", [str(tmp_path / f"{p}.csv") for p in ("mm1", "qtcol")],
+            [str(tmp_path / f"{p}_notes.csv") for p in ("mm1", "qtcol")])
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     # values unchanged; dtypes may differ (a column empty in the M/M/1 rows alone holds the qtcol rows' text)
     pd.testing.assert_frame_equal(b.iloc[:len(a)].reset_index(drop=True), a, check_dtype=False)

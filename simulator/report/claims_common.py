@@ -37,6 +37,24 @@ def pick(table: pd.DataFrame, metric: str, **params) -> pd.Series:
 
 
 
+def cli_with_reference(build, doc: str) -> None:
+    """Command line of a paper whose rows also compare published tables: build(table paths, trace paths,
+    reference_dir) -> (rows, notes) frames, written as they are."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", nargs="+", required=True)
+    ap.add_argument("--traces", nargs="*", default=[])
+    ap.add_argument("--reference-dir", required=True, help="the reference folder (config key reference_dir)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--notes", required=True)
+    ap.add_argument("--claims-file", help="the claims to decide (default: the repository's reference/claims.yaml)")
+    a = ap.parse_args()
+    if a.claims_file:
+        claim_engine.use_claims_file(a.claims_file)
+    rows, notes = build(a.tables, a.traces, a.reference_dir)
+    write_csv(rows, a.out)
+    write_csv(notes, a.notes)
+
+
 def cli(build, doc: str) -> None:
     """Command line of a claims script: build(tables, traces) -> (rows, notes)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -45,6 +63,8 @@ def cli(build, doc: str) -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--notes", required=True)
     ap.add_argument("--claims-file", help="the claims to decide (default: the repository's reference/claims.yaml)")
+    ap.add_argument("--reference-dir", help="the reference folder (the rule `claims` gives every paper's module "
+                                            "it; these claims read no published table from it)")
     a = ap.parse_args()
     if a.claims_file:
         claim_engine.use_claims_file(a.claims_file)

@@ -20,8 +20,8 @@ from simulator.report.verdicts import VERDICTS
 from simulator.scenarios.mm1_queue import run_name
 
 MM1_TABLES = ["V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"]
-# the papers whose claims a module of their own decides (catalogue.yaml `claims`), shown alike
-OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in paper_catalogue.load().claim_papers()}
+# the papers without a section of their own in the scorecard chapter (catalogue.yaml `scorecard_section`), shown alike
+OTHER_PAPERS = {p: headline.PAPERS[p][0] for p in paper_catalogue.load().generic_scorecard_papers()}
 COUNT_NAMES = {"inside": "agree", "outside": "disagree", "missing": "not run", "total": "total"}
 NOT_RUN = "*{}: no study of this paper ran in this build (see `config/config.yaml`).*"
 

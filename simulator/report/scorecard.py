@@ -1,15 +1,14 @@
 """results/scorecard.csv: every paper's published numbers and claims against our runs, in one file.
 
 Rows in verdicts.SCORECARD_COLUMNS and then `fault` and `evidence` (attribution.py: who is at fault
-for a contradicted or inconclusive claim row, and what decides it), in this order: the M/M/1 paper's (scorecard_mm1), the QtColFair
-paper's (scorecard_qtcol, with --qt-tables), then the rows the per-paper claim modules wrote to
-results/claims/<paper>.csv (claims_mininet, claims_ns2, claims_testbed). Beside it,
+for a contradicted or inconclusive claim row, and what decides it): the rows each paper's claims module
+(catalogue.yaml `claims`) wrote to results/claims/<paper>.csv, in the catalogue's order. Beside it,
 scorecard_notes.csv (item, variant, verdict, note): the reasoning behind each claim's verdict.
 With --claims-file, the claims decided must be exactly those that reference/claims.yaml declares
 for each paper present.
 
-  python -m simulator.report.scorecard --tables results/tables/mm1_*.csv \\
-      --traces results/traces/mm1_cwnd.csv --reference reference/mm1/jackson_mm1_tables.csv \\
+  python -m simulator.report.scorecard --claims results/claims/mm1.csv results/claims/qtcol.csv ... \\
+      --claim-notes results/claims/mm1_notes.csv ... --claims-file reference/claims.yaml \\
       --out results/scorecard.csv --notes results/scorecard_notes.csv
 """
 
@@ -23,10 +22,8 @@ import pandas as pd
 
 from simulator import claims_files
 from simulator.report import attribution, claim_engine, claim_reasons
-from simulator.report import scorecard_mm1 as mm1
-from simulator.report import scorecard_qtcol as qt
 from simulator.report.io import write_csv
-from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
+from simulator.report.verdicts import NOTE_COLUMNS, NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
 
 log = logging.getLogger("scorecard")
 CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
@@ -55,24 +52,14 @@ def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studie
                                  ns2)
 
 
-def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(), qt_traces=(), qt_reference=None,
-         claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
+def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
+    # results/claims/<paper>.csv of every paper's claims module, in the catalogue's order
+    rows = [pd.read_csv(f)[SCORECARD_COLUMNS] for f in claim_files]
+    card = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=SCORECARD_COLUMNS)
+    notes = [pd.read_csv(f) for f in claim_note_files if Path(f).stat().st_size > 1]
+    notes = pd.concat(notes, ignore_index=True) if notes else pd.DataFrame(columns=NOTE_COLUMNS)
     if claims_file:
         claim_engine.use_claims_file(claims_file)
-    card, notes = pd.DataFrame(columns=SCORECARD_COLUMNS), pd.DataFrame()
-    if table_paths:     # the M/M/1 paper's rows (none when no study of it runs in this build)
-        tr = [pd.read_csv(p) for p in trace_paths if Path(p).exists()]
-        traces = pd.concat(tr, ignore_index=True) if tr else None
-        card, notes = mm1.build(mm1.load_tables(table_paths), traces, mm1.load_reference(reference_path))
-    if qt_tables:  # the QtColFair paper's rows, appended after the unchanged M/M/1 rows
-        qrows, qnotes = qt.build(qt.load_tables(qt_tables), qt.load_traces(qt_traces), qt.load_reference(qt_reference))
-        card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
-        notes = pd.concat([notes, pd.DataFrame(qnotes)], ignore_index=True)
-    for f in claim_files:       # results/claims/<paper>.csv of the per-paper claim modules
-        card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
-    for f in claim_note_files:
-        notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
-    if claims_file:
         check_claim_ids(card, claims_file)
     card = with_faults(card, claims_file, ns2_reference, studies_dir)
     write_csv(card, out)
@@ -86,27 +73,18 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
 
 def cli(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tables", nargs="*", default=[], help="M/M/1 paper: results/tables/mm1_*.csv (none: no M/M/1 rows)")
-    ap.add_argument("--traces", nargs="*", default=[])
-    ap.add_argument("--reference", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--notes", required=True)
-    ap.add_argument("--qt-tables", nargs="*", default=[], help="QtColFair paper: results/tables/qt_*.csv")
-    ap.add_argument("--qt-traces", nargs="*", default=[], help="QtColFair paper: results/traces/qt_*.csv")
-    ap.add_argument("--qt-reference", help="QtColFair paper: qtcolfair_results.csv (needed with --qt-tables)")
-    ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows to append")
-    ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv to append")
+    ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows, in the book's order")
+    ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv, the same order")
     ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
     ap.add_argument("--ns2-reference", help="the reference folder whose ns2_sim/ holds NS-2 2.35's records: the "
                                             "NS-2 rows' fault follows NS-2's own verdict on them")
     ap.add_argument("--studies-dir", help="the build's study folder (config/studies by default): NS-2's verdict "
                                           "counts only for a study that NS-2's records ran as it stands")
     a = ap.parse_args(argv)
-    if a.qt_tables and not a.qt_reference:
-        ap.error("--qt-tables needs --qt-reference")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    main(a.tables, a.traces, a.reference, a.out, a.notes, a.qt_tables, a.qt_traces, a.qt_reference,
-         a.claims, a.claim_notes, a.claims_file, a.ns2_reference, a.studies_dir)
+    main(a.out, a.notes, a.claims, a.claim_notes, a.claims_file, a.ns2_reference, a.studies_dir)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ as the textbook algorithms of the same names. A published number's item keeps th
 Claims: decided by the one engine (simulator/report/claim_engine.py) from their `decide:` blocks in
 reference/claims.yaml (mm1-8's cwnd statistics and mm1-9's closed forms are named functions in
 simulator/report/claim_functions/mm1.py).
-`simulator.report.scorecard` merges these rows with the other papers' into results/scorecard.csv.
+Written to results/claims/mm1.csv by simulator/report/claims_mm1.py (the rule `claims`);
+`simulator.report.scorecard` joins these rows with the other papers' into results/scorecard.csv.
 """
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ verdicts.SCORECARD_COLUMNS, paper `qtcol`, variant `ns3_scenario`.
     sentences giving our numbers in the notes are named functions in
     simulator/report/claim_functions/qtcol.py.
 
-Merged by simulator.report.scorecard (`--qt-tables ... --qt-reference ...`), which appends these
-rows after the unchanged M/M/1 rows. Also usable alone (rows to standard output):
+Written to results/claims/qtcol.csv by simulator/report/claims_qtcol.py (the rule `claims`), which
+simulator.report.scorecard joins with the other papers' rows. Also usable alone (rows to standard output):
   python -m simulator.report.scorecard_qtcol --tables results/tables/qt_*.csv \
       --traces results/traces/qt_*.csv --reference reference/qtcol/qtcolfair_results.csv
 """

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import importlib
 import sys
 from pathlib import Path
 
@@ -101,6 +102,25 @@ def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def mm1_evidence(table_paths, reference_dir) -> list[dict]:
+    """mm1_rows of the M/M/1 studies' tables (catalogue.yaml `evidence` of the M/M/1 paper)."""
+    from simulator.reference import MM1_TABLES
+    from simulator.report.scorecard_mm1 import load_reference, load_tables
+
+    return mm1_rows(load_tables(table_paths), load_reference(Path(reference_dir) / MM1_TABLES))
+
+
+def ns2_evidence(table_paths, reference_dir) -> list[dict]:
+    """ns2_rows of the NS-2 studies' tables (catalogue.yaml `evidence` of the NS-2 paper)."""
+    return ns2_rows(pd.concat([pd.read_csv(f) for f in table_paths], ignore_index=True), reference_dir)
+
+
+def paper_evidence(paper: str, table_paths, reference_dir) -> list[dict]:
+    """The rows of a paper's own checks: its catalogue.yaml `evidence` function (module:function)."""
+    module, name = paper_catalogue.load().papers[paper].evidence.split(":")
+    return getattr(importlib.import_module(module), name)(table_paths, reference_dir)
+
+
 def read_evidence(files) -> list[dict]:
     """Evidence rows other checks wrote (EVIDENCE_COLUMNS), e.g. NS-2 2.35's and the textbook chapter's."""
     rows = []
@@ -153,23 +173,19 @@ def trust_html(ev: pd.DataFrame, counts: pd.DataFrame, link=lambda page: f"{page
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--validation-table", help="the ns-3 agreement table")
-    ap.add_argument("--mm1-tables", nargs="*", default=[], help="the M/M/1 studies' tables")
-    ap.add_argument("--mm1-reference", help="reference/mm1/jackson_mm1_tables.csv")
+    ap.add_argument("--paper-tables", nargs="+", action="append", default=[], metavar=("PAPER", "TABLE"),
+                    help="a paper with its own checks (catalogue.yaml `evidence`) and its studies' tables; repeated")
     ap.add_argument("--textbook-tables", nargs="*", default=[], help="the textbook chapter's studies' tables")
-    ap.add_argument("--ns2-tables", nargs="*", default=[], help="the NS-2 chapter's studies' tables")
-    ap.add_argument("--reference-dir", default="reference", help="holds ns2_sim/, NS-2 2.35's records")
+    ap.add_argument("--reference-dir", default="reference", help="the reference folder (config key reference_dir)")
     ap.add_argument("--evidence", nargs="*", default=[], help="more evidence rows (EVIDENCE_COLUMNS)")
     ap.add_argument("--out", required=True, help="CSV to write")
     a = ap.parse_args(argv)
     rows = []
     if a.validation_table:
         rows += ns3_rows(pd.read_csv(a.validation_table))
-    if a.mm1_tables and a.mm1_reference:
-        from simulator.report.scorecard_mm1 import load_reference, load_tables
-
-        rows += mm1_rows(load_tables(a.mm1_tables), load_reference(a.mm1_reference))
-    if a.ns2_tables:
-        rows += ns2_rows(pd.concat([pd.read_csv(f) for f in a.ns2_tables], ignore_index=True), a.reference_dir)
+    for paper, *tables in a.paper_tables:
+        if tables:
+            rows += paper_evidence(paper, tables, a.reference_dir)
     if a.textbook_tables:
         rows += textbook_rows(pd.concat([pd.read_csv(f) for f in a.textbook_tables], ignore_index=True))
     rows += read_evidence(a.evidence)

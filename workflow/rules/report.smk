@@ -4,11 +4,11 @@
 import shlex
 
 from simulator import claims_files, paper_catalogue
-from simulator.reference import CLAIMS, MM1_TABLES, NS2_RECORDS, QTCOL_RESULTS
+from simulator.reference import CLAIMS
 from simulator.report import claim_reasons
 from simulator.report.chapter_studies import unclaimed
 from simulator.report.study_page import declaration_files
-from simulator.report.rule_params import papermill_params, qt_scorecard_args
+from simulator.report.rule_params import papermill_params
 
 # the report package: a change to it reruns the report rules, never a simulation (aggregate.py is the
 # aggregate rule's code, workflow/rules/aggregate.smk; browser_check.py only rule book_check's)
@@ -16,13 +16,10 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
                      if p.name not in ("aggregate.py", "browser_check.py"))
 
 # reference data (tracked in reference/, checked in common.smk before any job)
-get_reference_table = str(Path(config["reference_dir"]) / MM1_TABLES)
-get_qt_reference_table = str(Path(config["reference_dir"]) / QTCOL_RESULTS)
 CATALOGUE = paper_catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 # ... and the papers' own claims files beside it (reference_dir/<paper>/claims.yaml): an edit reruns the claims
 CLAIM_FILES = [str(p) for p in claims_files.files(CLAIMS_FILE)]
-NS2_RECORD_FILES = sorted(str(p) for p in (Path(config["reference_dir"]) / NS2_RECORDS).iterdir())
 # why a claim did not reproduce (optional in a reference folder of one's own): its edits rerun the claims
 CLAIM_REASONS = [str(p) for p in claim_reasons.files(config["reference_dir"])]
 # each metric's resolution and practical threshold (the repository's when a reference folder has none): its edits rerun the claims
@@ -32,8 +29,6 @@ TRUST_EVIDENCE = []
 # Paper chapters of the book, in reading order; a chapter is built only if one of its studies is enabled.
 PAPER_CHAPTERS = [p for p in CATALOGUE.papers if get_study_tables(p)]
 CHAPTERS = PAPER_CHAPTERS + [c for c in ("textbook",) if get_study_tables(c)]
-# papers whose claims a module of their own (catalogue.yaml `claims`) decides into results/claims/<paper>.csv
-CLAIM_PAPERS = [p for p in PAPER_CHAPTERS if CATALOGUE.papers[p].claims_module]
 
 
 def generic_chapter_params():
@@ -58,15 +53,22 @@ def paper_reference_files(paper):
         path = root / name
         files += sorted(str(f) for f in path.iterdir()) if path.is_dir() else [str(path)]
     return files
+# papers with checks of their own on the trust table (catalogue.yaml `evidence`)
+EVIDENCE_PAPERS = [p for p in PAPER_CHAPTERS if CATALOGUE.papers[p].evidence]
+# the paper's own simulator's records (catalogue.yaml `own_tool_records`): its verdict decides a row's fault
+OWN_TOOL_RECORDS = sorted(f for p in PAPER_CHAPTERS if CATALOGUE.papers[p].own_tool_records
+                          for f in paper_reference_files(p) if Path(f).parent.name == CATALOGUE.papers[p].own_tool_records)
 # enabled studies no chapter reads (a user's own sweep; simulator/report/chapter_studies.py): a generated
 # page each, under "Your studies"
 STUDY_PAGES = unclaimed({name: s.paper for name, s in STUDIES.items()})
 
 
 rule claims:
+    # a paper's published numbers and claims against our runs (its catalogue.yaml `claims` module)
     input:
         tables=lambda w: get_study_tables(w.paper),
         traces=lambda w: get_trace_tables(w.paper),
+        reference=lambda w: paper_reference_files(w.paper),
         code=REPORT_LIBS,
         claims_file=CLAIMS_FILE,
         claim_files=CLAIM_FILES,
@@ -76,52 +78,45 @@ rule claims:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
     wildcard_constraints:
-        paper="|".join(CLAIM_PAPERS) or "(?!)",
+        paper="|".join(PAPER_CHAPTERS) or "(?!)",
     params:
         python=PYTHON,
-        module=lambda w: CATALOGUE.papers[w.paper].claims_module,
+        module=lambda w: CATALOGUE.papers[w.paper].claims,
+        reference_dir=config["reference_dir"],
     log:
         "results/logs/report/claims_{paper}.log",
     conda:
         "../envs/report.yaml"
     shell:
         "{params.python} -m {params.module} --tables {input.tables:q}"
-        " --traces {input.traces:q} --claims-file {input.claims_file:q}"
+        " --traces {input.traces:q} --reference-dir {params.reference_dir:q} --claims-file {input.claims_file:q}"
         " --out {output.claims:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
 rule scorecard:
     input:
-        tables=get_study_tables("mm1"),
-        traces=get_trace_tables("mm1"),
-        reference=get_reference_table,
-        qt_tables=get_study_tables("qtcol"),
-        qt_traces=get_trace_tables("qtcol"),
-        qt_reference=get_qt_reference_table if "qtcol" in CHAPTERS else [],
-        claims=[f"results/claims/{p}.csv" for p in CLAIM_PAPERS],
-        claim_notes=[f"results/claims/{p}_notes.csv" for p in CLAIM_PAPERS],
+        claims=[f"results/claims/{p}.csv" for p in PAPER_CHAPTERS],           # in the catalogue's order
+        claim_notes=[f"results/claims/{p}_notes.csv" for p in PAPER_CHAPTERS],
         claims_file=CLAIMS_FILE,
         claim_files=CLAIM_FILES,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
-        ns2_records=NS2_RECORD_FILES if "ns2" in CLAIM_PAPERS else [],    # NS-2's own verdict decides a row's fault
+        own_tool_records=OWN_TOOL_RECORDS,
         code=REPORT_LIBS,
     output:
         scorecard="results/scorecard.csv",
         notes="results/scorecard_notes.csv",
     params:
         python=PYTHON,
-        qt=lambda wildcards, input: qt_scorecard_args(input),
-        ns2=lambda wildcards, input: (f"--ns2-reference {shlex.quote(str(Path(input.ns2_records[0]).parent.parent))}"
-                                      f" --studies-dir {shlex.quote(str(STUDY_DIR))}" if input.ns2_records else ""),
+        own_tool=lambda wildcards, input: (f"--ns2-reference {shlex.quote(str(Path(input.own_tool_records[0]).parent.parent))}"
+                                           f" --studies-dir {shlex.quote(str(STUDY_DIR))}" if input.own_tool_records else ""),
     log:
         "results/logs/report/scorecard.log",
     conda:
         "../envs/report.yaml"
     shell:
-        "{params.python} -m simulator.report.scorecard --tables {input.tables:q} --traces {input.traces:q}"
-        " --reference {input.reference:q} {params.qt} --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
-        " --claims-file {input.claims_file:q} {params.ns2}"
+        "{params.python} -m simulator.report.scorecard --claims {input.claims:q} --claim-notes {input.claim_notes:q}"
+        " --claims-file {input.claims_file:q} {params.own_tool}"
         " --out {output.scorecard:q} --notes {output.notes:q} > {log:q} 2>&1"
 
 
@@ -173,7 +168,7 @@ rule notebook_textbook:
     input:
         notebook="notebooks/textbook.ipynb",
         tables=get_study_tables("textbook"),
-        mm1_tables=[t for t in get_study_tables("mm1") if Path(t).stem == "mm1_analytic"],
+        mm1_tables=[f"results/tables/{s}.csv" for s in CATALOGUE.chapters["textbook"].also_reads if s in STUDIES],
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/textbook.ipynb",
@@ -292,26 +287,24 @@ rule trust:
     # the first page's evidence behind each chapter's model (simulator/report/trust.py)
     input:
         validation=VALIDATION_TABLE,
-        mm1_tables=get_study_tables("mm1"),
-        mm1_reference=get_reference_table,
+        paper_tables=[t for p in EVIDENCE_PAPERS for t in get_study_tables(p)],
+        paper_reference=[f for p in EVIDENCE_PAPERS for f in paper_reference_files(p)],
         textbook_tables=get_study_tables("textbook"),
-        ns2_tables=get_study_tables("ns2"),
-        ns2_records=str(Path(config["reference_dir"]) / "ns2_sim"),
         evidence=TRUST_EVIDENCE,
         code=REPORT_LIBS,
     output:
         "results/trust.csv",
     params:
         python=PYTHON,
-        reference_dir=lambda wildcards, input: str(Path(input.ns2_records).parent),
+        reference_dir=config["reference_dir"],
+        papers=" ".join(f"--paper-tables {p} " + " ".join(map(shlex.quote, get_study_tables(p))) for p in EVIDENCE_PAPERS),
     log:
         "results/logs/report/trust.log",
     conda:
         "../envs/report.yaml"
     shell:
         "{params.python} -m simulator.report.trust --validation-table {input.validation:q}"
-        " --mm1-tables {input.mm1_tables:q} --mm1-reference {input.mm1_reference:q}"
-        " --textbook-tables {input.textbook_tables:q} --ns2-tables {input.ns2_tables:q}"
+        " {params.papers} --textbook-tables {input.textbook_tables:q}"
         " --reference-dir {params.reference_dir:q}"
         " --evidence {input.evidence:q} --out {output:q} > {log:q} 2>&1"
 
