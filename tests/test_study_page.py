@@ -213,3 +213,13 @@ fixed: {duration: 2, warmup: 0}
     page.study.fixed["stack"] = "linux"
     p = sp.parameters(page).set_index("parameter")
     assert p.loc["stack", "values"] == "linux" and p.loc["stack", "set in"] == "fixed"
+
+
+def test_bars_of_runs_equal_over_seeds_draw_even_when_the_ci_rounds_past_the_mean(tmp_path):
+    """Seeds that all give one value: the aggregate's CI ends can sit 1e-15 inside the mean (float rounding);
+    the error bars are then 0, not an error (a new paper's deterministic example study hit it)."""
+    page = make_page(tmp_path, CATEGORIES)
+    page.table["ci_low"] = page.table["mean"] + 1e-12
+    page.table["ci_high"] = page.table["mean"] - 1e-12
+    fig = sp.bars_figure(page)
+    assert fig.axes[0].patches

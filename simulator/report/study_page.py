@@ -335,7 +335,8 @@ def bars_figure(page: Page):
         d = rows[rows["metric"] == metric]
         for i, a in enumerate(algs):
             s = d[d["algorithm"] == a].set_index("group").reindex(groups)
-            err = np.array([(s["mean"] - s["ci_low"]).fillna(0), (s["ci_high"] - s["mean"]).fillna(0)])
+            # clipped at 0: seeds that all give one value have a CI equal to the mean up to rounding (-1e-15)
+            err = np.array([(s["mean"] - s["ci_low"]).fillna(0), (s["ci_high"] - s["mean"]).fillna(0)]).clip(min=0)
             ax.barh(np.arange(len(groups)) + (i - (len(algs) - 1) / 2) * width, s["mean"], width,
                     xerr=err, capsize=2, color=style.PALETTE[a], label=style.label(a))
         ax.set_yticks(range(len(groups)))
