@@ -1,6 +1,7 @@
 """`python -m simulator new-paper NAME` scaffolds a sixth paper that the workflow builds into the book, touching
 only its own folders and the catalogue (README: Adding a paper)."""
 import hashlib
+import json
 
 from workflow_copy import copy_repo, simulator_cli, snakemake
 
@@ -35,6 +36,8 @@ def test_a_scaffolded_paper_is_built_into_the_book_and_changes_only_its_folders(
     assert "Demo paper (Doe)" in chapter and "demo-1" in chapter
     intro = (html / "intro.html").read_text()
     assert "Demo paper (Doe)" in intro and "demo.html" in intro
+    origin = json.loads((repo / "results" / "origin.json").read_text())["studies"]    # the study file in its folder
+    assert origin["demo_example"].endswith("config/studies/demo/demo_example.yaml")
     card = (repo / "results" / "scorecard.csv").read_text().splitlines()
     assert [line.split(",")[:2] for line in card[1:]] == [["demo", "demo-1"]]
 

@@ -69,7 +69,7 @@ def _load_enabled_studies():
 
 
 STUDIES = _load_enabled_studies()
-STUDY_FILES = {name: STUDY_DIR / f"{name}.yaml" for name in STUDIES}
+STUDY_FILES = {name: Path(s.file) for name, s in STUDIES.items()}     # a paper's may sit in a sub-folder
 
 
 def _study_dir_source():
