@@ -69,6 +69,15 @@ def interval(lo, hi) -> str:
     return "deterministic" if fmt(lo) == fmt(hi) else f"{fmt(lo)} – {fmt(hi)}"
 
 
+def paper_column(frame: pd.DataFrame, k) -> list:
+    """The paper's numbers as it gives them: '25 – 40' for a range (never its midpoint), '160' for a value."""
+    if "paper_low" not in frame:        # a scorecard written before ranges were kept: single values only
+        return list((k * frame["paper_value"]).map(fmt))
+    low = frame["paper_low"].fillna(frame["paper_value"])
+    high = frame["paper_high"].fillna(frame["paper_value"])
+    return [fmt(a) if pd.isna(b) or fmt(a) == fmt(b) else f"{fmt(a)} – {fmt(b)}" for a, b in zip(k * low, k * high)]
+
+
 def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     """Published numbers as a reader's table: the item, the paper's number, our mean with its 95% CI
     (and per-run range), the seeds and the verdict."""
@@ -76,7 +85,7 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     view = pd.DataFrame({
         "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
         "metric": frame["metric"].map(claim_words.metric),
-        "paper": (k * frame["paper_value"]).map(fmt), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
+        "paper": paper_column(frame, k), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
         "95% CI": [interval(lo, hi) for lo, hi in zip(k * frame["ci_low"], k * frame["ci_high"])]})
     if run_range:
         view["per-run range"] = [interval(lo, hi) for lo, hi in zip(k * frame["run_p025"], k * frame["run_p975"])]

@@ -68,7 +68,7 @@ def main(table_paths, trace_paths, reference_path, out, notes_out, qt_tables=(),
         card = pd.concat([card, pd.DataFrame(qrows, columns=SCORECARD_COLUMNS)], ignore_index=True)
         notes = pd.concat([notes, pd.DataFrame(qnotes)], ignore_index=True)
     for f in claim_files:       # results/claims/<paper>.csv of the per-paper claim modules
-        card = pd.concat([card, pd.read_csv(f)[SCORECARD_COLUMNS]], ignore_index=True)
+        card = pd.concat([card, pd.read_csv(f).reindex(columns=SCORECARD_COLUMNS)], ignore_index=True)
     for f in claim_note_files:
         notes = pd.concat([notes, pd.read_csv(f)], ignore_index=True)
     if claims_file:

@@ -47,6 +47,8 @@ rule claims:
         claims_file=CLAIMS_FILE,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
+        # the numbers the paper quotes (published_numbers): their edits rerun the claims
+        numbers=lambda w: [f for f in (PAPER_NUMBER_FILES.get(w.paper), CHAPTER_REFERENCE.get(w.paper)) if f],
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
