@@ -170,9 +170,9 @@ def test_claims_of_each_paper_shown_as_its_chapter_shows_them_with_integer_tally
     fs.show_claims(ch, card, "mm1")
     rows = ch.claims_rows["mm1_claims.csv"]
     assert rows["claim"].tolist() == ["mm1-1", "mm1-1"] and "Textbook TCP is different." in rows["why"].tolist()
-    assert "2 claim rows: 1 reproduced, 1 contradicted." in ch.shown     # the tally, above the folded table
+    assert "2 claim rows of the paper: 1 reproduced, 1 contradicted." in ch.shown     # the tally, above the folded table
     fs.show_claims(ch, card, "qtcol")
-    assert "1 claim row: 1 not testable." in ch.shown
+    assert "1 claim row of the paper: 1 not testable." in ch.shown
 
 
 def test_qtcol_numbers_give_the_tolerance_of_each_metric(card, shown_html):

@@ -19,7 +19,7 @@ import nbformat
 import pandas as pd
 import yaml
 
-from simulator.report import artifact_page, claim_reasons, headline, io, provenance_page
+from simulator.report import artifact_page, headline, io, provenance_page
 from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
 from simulator.safe_yaml import load_own
@@ -128,9 +128,8 @@ def headline_block(counts: pd.DataFrame, faults: str = "") -> str:
 def chapter_counts(out: Path, scorecard, claims_file) -> pd.DataFrame:
     """headline.paper_counts of the scorecard, for the papers whose chapter this book has."""
     rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
-    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
     chapters = {p.stem for p in out.glob("*.ipynb")}
-    return headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+    return headline.counts(rows, claims_file, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
 
 
 def fill_intro(out: Path, slot: str, csv_name: str, frame: pd.DataFrame, block: str) -> None:

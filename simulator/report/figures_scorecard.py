@@ -111,7 +111,7 @@ def not_run(numbers: pd.DataFrame) -> str:
 def show_papers(ch, card: Card) -> None:
     """The five papers at a glance (as on the book's first page), with its CSV."""
     ran = card.rows[card.rows["n_seeds"].fillna(0) > 0]["paper"].unique()   # a paper none of whose studies ran has no chapter
-    counts = headline.paper_counts(card.rows, card.reasons, papers=ran)
+    counts = headline.counts(card.rows, card.claims_file, papers=ran)
     ch.save_download(headline.download_frame(counts), "papers_at_a_glance.csv")
     chapter.html(headline.headline_html(counts))
     ch.markdown("Claim columns count claim rows: a claim decided in several settings counts once per setting. "
@@ -127,9 +127,10 @@ def show_claims(ch, card: Card, paper: str) -> None:
     rows = claims_view.chapter_claims(card.rows, card.notes, card.claims_file, paper)
     if rows.empty:
         return
-    tally = rows["verdict"].value_counts()
-    ch.markdown(f"{plural(len(rows), 'claim row')}: " + ", ".join(
-        f"{int(tally.get(v, 0))} {v.replace('_', ' ')}" for v in VERDICTS if tally.get(v, 0)) + ".")
+    c = next(headline.counts(card.rows, card.claims_file, papers=[paper]).itertuples())   # as page 1 counts
+    own = f" {headline.own_cell(c)}, counted apart." if headline.own_cell(c) else ""
+    ch.markdown(f"{plural(c.claim_rows, 'claim row')} of the paper: " + ", ".join(
+        f"{getattr(c, v)} {v.replace('_', ' ')}" for v in VERDICTS if getattr(c, v)) + "." + own)
     # the chapter shows the same table: here it is folded, so the scorecard stays one page of answers
     with chapter.folded("Each claim row, its reason and who is at fault (the table of the paper's chapter)"):
         ch.claims(rows, f"{paper}_claims.csv", "As in the paper's chapter.")
