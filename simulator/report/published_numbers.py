@@ -21,6 +21,7 @@ import pandas as pd
 
 from simulator import reference
 from simulator.report import claim_engine, paper_values
+from simulator.report.verdicts import SCORECARD_COLUMNS
 
 # the runs a paper's numbers are compared with when the paper does not say: the testbed paper's are
 # from its baseline (no background traffic) runs
@@ -79,6 +80,10 @@ def item_name(number) -> str:
     return f"{number['metric']} {number['algorithm']}{where} ({number['source']})"
 
 
+def _ordered(row: dict) -> dict:
+    return {k: row[k] for k in SCORECARD_COLUMNS}
+
+
 def _row(paper, number, variant, cells) -> tuple[dict, dict]:
     low, high = float(number["low"]), float(number["high"])
     item, words = item_name(number), f"Paper: {paper_values.text(number)} (\"{number['words']}\")"
@@ -88,7 +93,7 @@ def _row(paper, number, variant, cells) -> tuple[dict, dict]:
     if cells.empty:
         row = dict(base, ours_mean=math.nan, ci_low=math.nan, ci_high=math.nan, run_p025=math.nan,
                    run_p975=math.nan, n_seeds=0, verdict="missing")
-        return row, dict(item=item, variant=variant, verdict="missing",
+        return _ordered(row), dict(item=item, variant=variant, verdict="missing",
                          note=f"{words}; no runs of ours at the grid points it covers in this build.")
     lo, hi = float(cells["run_p025"].min()), float(cells["run_p975"].max())
     verdict = "inside" if overlaps(low, high, lo, hi) else "outside"
@@ -96,7 +101,7 @@ def _row(paper, number, variant, cells) -> tuple[dict, dict]:
                ci_high=float(cells["ci_high"].max()), run_p025=lo, run_p975=hi, n_seeds=int(cells["n"].min()),
                verdict=verdict)
     points = f" over {len(cells)} grid points" if len(cells) > 1 else ""
-    return row, dict(item=item, variant=variant, verdict=verdict,
+    return _ordered(row), dict(item=item, variant=variant, verdict=verdict,
                      note=f"{words}; our per-run range{points} [{lo:.3g}, {hi:.3g}] "
                           f"({'overlaps' if verdict == 'inside' else 'does not overlap'} the paper's).")
 
