@@ -67,7 +67,9 @@ QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packet
                "rtt_low": "ms", "rtt_high": "ms", "rtt_steady": "ms"}
 
 CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics", "decide"}
-CLAIM_OPTIONAL_KEYS = {"trace"}
+CLAIM_OPTIONAL_KEYS = {"trace", "source"}
+# whose statement a claim is: the paper's (the default) or our own check (counted apart on every page)
+CLAIM_SOURCES = ("paper", "ours")
 CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
 
 
@@ -318,6 +320,8 @@ def _check_claim_keys(where, c, papers, studies) -> None:
         _expect_claim(where, "studies", study, sorted(studies))
     if "trace" in c and not isinstance(c["trace"], bool):
         raise ReferenceDataError(f"{where}: trace: expected true or false")
+    if "source" in c and c["source"] not in CLAIM_SOURCES:
+        raise ReferenceDataError(f"{where}: source: {c['source']!r}; allowed values: {', '.join(CLAIM_SOURCES)}")
     if isinstance(studies, dict):
         _check_claim_metrics(where, c, studies)
 

@@ -38,7 +38,7 @@ def test_first_page_has_a_row_per_built_paper_linking_its_chapter(built_report):
     for href in links:
         assert (built_report / HTML / href).exists()
     card = pd.read_csv(built_report / "results/scorecard.csv")
-    counts = headline.paper_counts(card).set_index("chapter")
+    counts = headline.counts(card, built_report / "reference/claims.yaml").set_index("chapter")   # our checks apart
     for r, c in zip(rows, chapters):
         cells = [td.get_text(" ", strip=True) for td in r.find_all("td")]
         assert cells[3:7] == [str(counts.loc[c, v]) for v in ("reproduced", "contradicted", "inconclusive",
@@ -117,7 +117,7 @@ def unfolded(el) -> bool:
 def test_each_paper_chapter_and_the_scorecard_open_with_their_verdict(built_report):
     from simulator.report import verdict_box
     card = pd.read_csv(built_report / "results/scorecard.csv")
-    counts = headline.paper_counts(card).set_index("chapter")
+    counts = headline.counts(card, built_report / "reference/claims.yaml").set_index("chapter")   # our checks apart
     for name in [*built_chapters(built_report), "scorecard"]:
         soup = page(built_report, name)
         article = soup.select_one("article") or soup
@@ -157,3 +157,19 @@ def test_no_long_table_is_shown_unfolded(built_report):
         for table in page(built_report, name).select("table.dataframe"):
             rows = len(table.select("tbody tr"))
             assert rows <= chapter.LONG_TABLE or not unfolded(table), f"{name}.html shows a table of {rows} rows"
+
+
+@pytest.mark.slow
+def test_no_two_pages_state_one_fact_differently(built_report):
+    """Versions, buffer sizes and each paper's counts (page 1, the scorecard, every verdict box) read back from
+    the built pages (simulator/report/page_facts.py): one value each, the declared one for a version."""
+    from simulator.report import page_facts
+
+    pages = {p.stem: p.read_text() for p in (built_report / HTML).glob("*.html") if p.stem not in ("genindex", "search")}
+    assert page_facts.disagreements(pages) == []
+    found = {p: page_facts.facts(p, h) for p, h in pages.items()}
+    for chapter in built_chapters(built_report):      # each paper's counts were found on page 1, scorecard and chapter
+        paper = page_facts.CHAPTERS[chapter]
+        for where in ("intro", "scorecard", chapter):
+            assert f"compared of paper {paper}" in found[where], (where, paper)
+    assert "ns-3 version" in found["method"] and "NS-2 version" in found["intro"]

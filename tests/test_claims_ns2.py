@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 from simulator.report import claim_engine, claim_rule, claim_spec, claims_ns2  # noqa: E402
-from simulator.report.verdicts import SCORECARD_COLUMNS, VERDICTS  # noqa: E402
+from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS  # noqa: E402
 
 CLAIM_IDS = [f"ns2-{i}" for i in range(1, 8)]
 VARIANTS = ("window20", "nocap")
@@ -405,8 +405,8 @@ def test_cli_writes_rows_and_notes(tmp_path):
                         "--out", str(out), "--notes", str(notes)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     card = pd.read_csv(out)
-    assert list(card.columns) == SCORECARD_COLUMNS and len(card) == 14
-    assert set(pd.read_csv(notes)["item"]) == set(CLAIM_IDS)
+    assert list(card.columns) == SCORECARD_COLUMNS and len(card) == 14 + 9 * 2    # + the paper's 9 numbers x 2 windows
+    assert set(pd.read_csv(notes)["item"]) - set(CLAIM_IDS) == set(card["item"][card["verdict"].isin(NUMBER_VERDICTS)])
 
 
 @pytest.mark.slow

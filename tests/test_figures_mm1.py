@@ -252,10 +252,12 @@ def test_html_view_formats_numbers_and_verdicts():
 
 
 def test_replay_statement_counts_cells_and_says_when_cells_differ():
-    rows = [{"algorithm": a, "match": m} for a, ms in (("none", ["exact"] * 3), ("published_tahoe", ["exact", "exact", "last digit"]),
-                                                          ("published_reno", ["differs"] * 3)) for m in ms]
+    rows = [{"algorithm": a, "match": m, "table": "V", "sweep": "lambda=10", "paper": "9.589", "replay": "9.588"}
+            for a, ms in (("none", ["exact"] * 3), ("published_tahoe", ["exact", "exact", "last digit"]),
+                          ("published_reno", ["differs"] * 3)) for m in ms]
     text = checks.replay_statement(pd.DataFrame(rows))
     assert "**5 of the 9 published cells exactly as the paper does** and 1 more within one unit" in text
+    assert "(Table V λ=10 Tahoe: 9.588 against the printed 9.589)" in text        # which cell, not only how many
     assert "no cell of none or Tahoe differs; all 3 Reno cells differ." in text
     assert "we have not found" in text
     exact = [{"algorithm": "none", "match": "exact"}]

@@ -5,6 +5,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -170,9 +171,9 @@ def test_claims_of_each_paper_shown_as_its_chapter_shows_them_with_integer_tally
     fs.show_claims(ch, card, "mm1")
     rows = ch.claims_rows["mm1_claims.csv"]
     assert rows["claim"].tolist() == ["mm1-1", "mm1-1"] and "Textbook TCP is different." in rows["why"].tolist()
-    assert "2 claim rows: 1 reproduced, 1 contradicted." in ch.shown     # the tally, above the folded table
+    assert "2 claim rows of the paper: 1 reproduced, 1 contradicted." in ch.shown     # the tally, above the folded table
     fs.show_claims(ch, card, "qtcol")
-    assert "1 claim row: 1 not testable." in ch.shown
+    assert "1 claim row of the paper: 1 not testable." in ch.shown
 
 
 def test_qtcol_numbers_give_the_tolerance_of_each_metric(card, shown_html):
@@ -221,3 +222,16 @@ def test_utilization_and_plr_are_written_in_percent_as_in_the_chapters():
     assert view.loc[0, "95% CI"] == "deterministic" and "%" in view.loc[0, "metric"]
     assert claims_view._ours(pd.Series(row)).startswith("95.98 (deterministic)<br><small>utilization (% of the link")
     assert claim_words.scale("plr") == 100 and claim_words.scale("jain") == 1
+
+
+def test_a_quoted_range_is_shown_as_the_paper_gives_it_never_its_midpoint():
+    """The scorecard's table of quoted numbers prints 25 – 40 (paper_low, paper_high), a value as itself."""
+    frame = pd.DataFrame([
+        {"item": "RTT wifi_wifi bbr (tb-3)", "variant": "sim", "metric": "ping_rtt_mean_ms", "paper_value": np.nan,
+         "paper_low": 25.0, "paper_high": 40.0, "ours_mean": 14.9, "ci_low": 14.5, "ci_high": 15.2, "run_p025": 14.0,
+         "run_p975": 15.6, "n_seeds": 10, "verdict": "outside"},
+        {"item": "RTT wifi_wifi vegas (tb-3)", "variant": "sim", "metric": "ping_rtt_mean_ms", "paper_value": 160.0,
+         "paper_low": 160.0, "paper_high": 160.0, "ours_mean": 8.8, "ci_low": 8.7, "ci_high": 8.9, "run_p025": 8.6,
+         "run_p975": 9.0, "n_seeds": 10, "verdict": "outside"}])
+    view = fs.numbers_view(frame)
+    assert list(view["paper"]) == ["25 – 40", "160"] and "32.5" not in view.to_string()

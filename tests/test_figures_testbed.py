@@ -199,12 +199,12 @@ def test_bar_charts_draw_the_reports_numbers_at_the_baseline_ranges_as_ranges():
 
 
 def test_tracked_numbers_are_the_ones_the_scorecard_compares():
-    """claims_testbed.QUOTED compares the middle of each range; reference/testbed/paper_numbers.csv keeps the
-    range the report states: the two must agree."""
-    for _, _, metric, setup, alg, value, _ in claims_testbed.QUOTED:
-        r = paper_values.select(NUMBERS, tb.STUDY, metric, alg, link_setup=setup)
-        assert len(r) == 1 and (r["low"].iloc[0] + r["high"].iloc[0]) / 2 == value, (metric, setup, alg)
-    assert len(NUMBERS) == len(claims_testbed.QUOTED)
+    """The scorecard's quoted-number rows are reference/testbed/paper_numbers.csv's, each range kept as the
+    report states it (paper_low, paper_high), not its midpoint."""
+    rows, _ = claims_testbed.quoted(lambda *a: (_ for _ in ()).throw(KeyError("none")), NUMBERS)
+    assert len(rows) == len(NUMBERS)
+    for r, (_, n) in zip(rows, NUMBERS.iterrows()):
+        assert (r["paper_low"], r["paper_high"]) == (n["low"], n["high"]) and n["algorithm"] in r["item"]
 
 
 CLAIMS_YAML = """claims:

@@ -2,8 +2,10 @@
 integer counts per paper, claim rows counted per setting, the main reason from the kinds of the
 reasons (reference/claim_reasons.yaml), and the table's links to each chapter."""
 import pandas as pd
+import pytest
 
-from simulator.report import headline
+from simulator.report import book, figures_scorecard, headline, verdict_box
+from simulator.reference import ReferenceDataError, check_claims
 
 
 def row(paper, item, variant, verdict, n=10, metric="m"):
@@ -77,8 +79,70 @@ def test_headline_table_has_a_row_per_paper_linking_its_chapter():
     assert "<td rowspan='2'><a href='ns2.html'>" in html and "<td rowspan='1'><a href='testbed.html'>" in html
     for page in ("mm1", "ns2", "testbed"):
         assert f"<a href='{page}.html'>" in html
-    assert "3 published numbers in 2 settings (2 of 6 not run); 1 claim in 2 settings (2 claim rows)" in html
+    assert "3 published numbers in 2 settings (2 of 6 not run); 1 claim of the paper in 2 settings (2 claim rows)" in html
     assert "<b>3 of 4</b>" in html and ".0<" not in html                  # integers, never 3.0
-    assert "4 claims in 3 settings (7 claim rows)" in html and "1 published number; 1 claim<" in html
+    assert "4 claims of the paper in 3 settings (7 claim rows)" in html and "1 published number; 1 claim of the paper<" in html
     assert "<th>not testable</th>" in html and "claim rows</th>" in html
     assert list(headline.download_frame(counts).columns[:2]) == ["paper", "title"]
+
+
+# --------------------------------------------------------------------------- our own checks counted apart
+OWN_CLAIMS = """claims:
+  - {id: mm1-1, paper: mm1, claim: TCP beats none., stated_in: Table V}
+  - {id: mm1-9, paper: mm1, source: ours, claim: Matches the closed forms., stated_in: not in the paper}
+"""
+
+
+def with_own_check():
+    return pd.concat([scorecard(), pd.DataFrame([row("mm1", "mm1-9", "as_published", "reproduced"),
+                                                 row("mm1", "mm1-9", "standard", "reproduced")])], ignore_index=True)
+
+
+def test_our_own_checks_are_counted_apart_from_the_papers_claims(tmp_path):
+    """mm1-9 (source: ours) is no claim of the paper: '1 claim of the paper; 1 check of ours', and its rows are
+    not in the paper's verdict columns (they were counted among the paper's claims before)."""
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(OWN_CLAIMS)
+    assert headline.own_checks(claims) == {"mm1-9"}
+    mm1 = headline.counts(with_own_check(), claims).set_index("paper").loc["mm1"]
+    assert (mm1.claims, mm1.claim_rows, mm1.reproduced, mm1.contradicted) == (1, 2, 1, 1)
+    assert (mm1.own_checks, mm1.own_check_rows, mm1.own_reproduced) == (1, 2, 2)
+    assert headline.compared_cell(mm1).endswith("1 claim of the paper in 2 settings (2 claim rows); "
+                                               "1 check of ours (2 rows: 2 reproduced)")
+
+
+def test_every_page_that_counts_claims_counts_them_alike(tmp_path):
+    """Page 1 (book.chapter_counts), a chapter's verdict box and the scorecard page all call headline.counts."""
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(OWN_CLAIMS)
+    card = with_own_check()
+    card.to_csv(tmp_path / "card.csv", index=False)
+    (tmp_path / "mm1.ipynb").write_text("{}")
+    first = book.chapter_counts(tmp_path, tmp_path / "card.csv", claims).set_index("paper").loc["mm1"]
+    box = verdict_box.counts_of(card, claims, ["mm1"]).set_index("paper").loc["mm1"]
+    assert first.to_dict() == box.to_dict() and first.own_checks == 1 and first.claims == 1
+    assert "1 check of ours (2 rows: 2 reproduced)" in verdict_box.box_html(verdict_box.counts_of(card, claims, ["mm1"]))
+
+    class Page:
+        shown: list = []
+
+        def markdown(self, text):
+            self.shown.append(text)
+
+        def claims(self, *a, **k):
+            pass
+
+    pd.DataFrame(columns=["item", "variant", "verdict", "note"]).to_csv(tmp_path / "notes.csv", index=False)
+    page = Page()
+    figures_scorecard.show_claims(page, figures_scorecard.load(tmp_path / "card.csv", tmp_path / "notes.csv", claims),
+                                  "mm1")
+    assert page.shown[0] == ("2 claim rows of the paper: 1 reproduced, 1 contradicted. 1 check of ours "
+                             "(2 rows: 2 reproduced), counted apart.")
+
+
+def test_a_claim_source_other_than_paper_or_ours_is_refused(tmp_path):
+    claims = tmp_path / "claims.yaml"
+    claims.write_text("claims:\n  - {id: mm1-9, paper: mm1, source: mine, claim: c., stated_in: s, studies: [mm1_analytic], "
+                      "metrics: [throughput], decide: {}}\n")
+    with pytest.raises(ReferenceDataError, match=r"claim mm1-9: source: 'mine'; allowed values: paper, ours"):
+        check_claims(claims, {"mm1": {}}, ["mm1_analytic"])

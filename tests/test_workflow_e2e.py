@@ -16,7 +16,7 @@ import yaml
 from simulator.report.claim_rule import VERDICTS
 from workflow_copy import ROOT, TEST_CONFIG
 
-SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
+SCORECARD_COLUMNS = ["paper", "item", "variant", "metric", "paper_value", "paper_low", "paper_high", "ours_mean", "ci_low", "ci_high",
                      "run_p025", "run_p975", "n_seeds", "verdict", "p_value", "rule", "note"]
 PAGES = ("index", "intro", "method", "published_code", "mm1", "qtcol", "mininet", "ns2", "testbed", "scorecard",
          "claims_rule", "provenance", "artifact", "mininet_parameters", "ns2_parameters", "testbed_parameters")

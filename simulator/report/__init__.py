@@ -30,6 +30,8 @@ One module per idea; the workflow's rules and the notebooks only call these:
                      the data behind a figure (its CSV download)
     paper_values     the numbers a paper states (reference/<paper>/paper_numbers.csv), drawn and
                      printed beside ours one way across the book
+    published_numbers  those numbers as scorecard rows: a value or range kept as the paper gives it,
+                     inside when it overlaps our per-run range (testbed, NS-2, Mininet)
     html_view        cells of raw-HTML tables (numbers, coloured verdicts)
     cells            how a number is written in a table cell (significant digits, integers, ties);
                      a table shown with the CSV of the numbers behind it
@@ -43,9 +45,12 @@ One module per idea; the workflow's rules and the notebooks only call these:
                      each swept parameter (notebooks/study.ipynb)
     style            one colour and label per algorithm across the book
     headline         the five papers at a glance (book's first page, scorecard chapter): counts per
-                     paper and the main reason for what did not reproduce
+                     paper (our own checks apart: `counts`, used by every page that counts claims)
+                     and the main reason for what did not reproduce
     provenance_page  the Provenance page's tables: this build, per study its runs and seeds
     book             assembles and builds the Jupyter Book
+    page_facts       facts stated on several built pages (versions, buffer sizes, each paper's
+                     counts) read back from the HTML, and where two pages disagree
     browser_check    every page of the built book in headless Chromium: full-height screenshots,
                      overflow, broken links and images, error text, absolute paths, captions
     rule_params      parameter helpers of workflow/rules/report.smk

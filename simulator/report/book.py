@@ -20,7 +20,7 @@ import pandas as pd
 import yaml
 
 from simulator import paper_catalogue
-from simulator.report import artifact_page, claim_reasons, headline, io, provenance_page
+from simulator.report import artifact_page, headline, io, provenance_page
 from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
 from simulator.safe_yaml import load_own
@@ -150,9 +150,8 @@ def headline_block(counts: pd.DataFrame, faults: str = "") -> str:
 def chapter_counts(out: Path, scorecard, claims_file) -> pd.DataFrame:
     """headline.paper_counts of the scorecard, for the papers whose chapter this book has."""
     rows = pd.read_csv(scorecard) if scorecard and Path(scorecard).exists() else pd.DataFrame(columns=["paper"])
-    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
     chapters = {p.stem for p in out.glob("*.ipynb")}
-    return headline.paper_counts(rows, reasons, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
+    return headline.counts(rows, claims_file, papers=[p for p, (_, page) in headline.PAPERS.items() if page in chapters])
 
 
 def fill_intro(out: Path, slot: str, csv_name: str, frame: pd.DataFrame, block: str) -> None:
@@ -214,6 +213,33 @@ def write_provenance(out: Path, a) -> None:
     prov.write_text(text.replace("{{ generated }}", provenance_page.generated(build, a.tables, a.provenance)))
 
 
+def replay_block(tables, claims_file) -> str:
+    """What the M/M/1 paper's code reproduces, counted from the replay studies' tables by the M/M/1 chapter's
+    own function (figures_mm1_checks.replay_summary), so the two pages state one count."""
+    from simulator import reference
+    from simulator.report import figures_mm1_checks, scorecard_mm1
+
+    replays = [pd.read_csv(t) for t in tables if Path(t).name.startswith("mm1_replay_")]
+    ref = Path(claims_file).parent / reference.MM1_TABLES if claims_file else None
+    if not replays or ref is None or not ref.exists():
+        return ("The replay studies (`config/studies/mm1_replay_*.yaml`) are not enabled in this build, so the "
+                "published cells our model of this script reproduces are not counted here.")
+    audit = figures_mm1_checks.replay_audit(pd.concat(replays, ignore_index=True), scorecard_mm1.load_reference(ref))
+    close = audit.groupby("sweep")["match"].apply(lambda m: bool((m != "differs").all()))
+    return ("Our model of this script (the `as_published` variant), fed the script's own random stream (numpy "
+            "`RandomState(42)`, fresh for each cell, one run per cell: studies `config/studies/mm1_replay_*.yaml`), "
+            f"prints {figures_mm1_checks.replay_summary(audit)}; {int(close.sum())} of the {len(close)} columns of "
+            "the paper's tables (each a value of lambda, K or N) have no cell that differs by more. The M/M/1 "
+            "chapter lists each cell.")
+
+
+def write_published_code(out: Path, tables, claims_file) -> None:
+    """Fill `{{ mm1_replay }}` of published_code.md with the replay's count (replay_block)."""
+    page = out / "published_code.md"
+    if page.exists() and "{{ mm1_replay }}" in page.read_text():
+        page.write_text(page.read_text().replace("{{ mm1_replay }}", replay_block(tables, claims_file)))
+
+
 def write_artifact(out: Path) -> None:
     """Fill `{{ artifact }}` of artifact.md: where this copy comes from and the reviewer's commands."""
     page = out / "artifact.md"
@@ -256,6 +282,7 @@ def main():
     write_trust(out, a.trust, a.scorecard, a.claims_file)
     write_provenance(out, a)
     write_artifact(out)
+    write_published_code(out, a.tables, a.claims_file)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))

@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import claim_engine
+from simulator.report import claim_engine, published_numbers
 from simulator.report import claims_common as cc
 
 PAPER = "mininet"
 
 
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None):
-    """Scorecard rows and notes of mn-1 and mn-2 for the static and the fluctuating path."""
-    return claim_engine.paper_rows(PAPER, tables, traces)
+    """Scorecard rows and notes of mn-1 and mn-2 for the static and the fluctuating path, then the poster's
+    quoted result (published_numbers: CUBIC's settled throughput against our goodput after the warm-up)."""
+    rows, notes = claim_engine.paper_rows(PAPER, tables, traces)
+    r, n = published_numbers.rows(PAPER, tables)
+    return rows + r, notes + n
 
 
 if __name__ == "__main__":

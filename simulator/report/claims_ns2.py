@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import claim_engine
+from simulator.report import claim_engine, published_numbers
 from simulator.report import claims_common as cc
 
 PAPER = "ns2"
@@ -27,10 +27,13 @@ SWEEPS = {"ns2_topology": "topology", "ns2_flows": "flows", "ns2_bandwidth": "ba
 
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None = None) -> tuple[list[dict], list[dict]]:
     """Scorecard rows and notes of ns2-1..ns2-7, one of each per claim and verdict row (the engine's
-    scopes). `traces` is accepted for the common interface; every criterion uses the tables."""
+    scopes), then the numbers the paper quotes (published_numbers: inside when the paper's value or range
+    overlaps our per-run range). `traces` is accepted for the common interface; every criterion uses the tables."""
     if tables is not None and "paper" in tables:
         tables = tables[tables["paper"] == PAPER]
-    return claim_engine.paper_rows(PAPER, tables, traces)
+    rows, notes = claim_engine.paper_rows(PAPER, tables, traces)
+    r, n = published_numbers.rows(PAPER, tables)
+    return rows + r, notes + n
 
 
 if __name__ == "__main__":

@@ -8,13 +8,12 @@ numbers, are commented there); the headline cells the results choose and the sen
 are named functions in simulator/report/claim_functions/testbed.py. Every claim reads the
 unidirectional runs, the baseline (background none) unless it says otherwise.
 
-Numbers the paper quotes get their own rows (item "<what> <link_setup> <algorithm> (tb-N)"),
-verdict inside when the paper's value lies inside our per-run range [run_p025, run_p975] of
-the baseline runs (the paper does not say which background its numbers are from), outside when
-not, missing when the baseline runs are missing: Wi-Fi RTT
-25-40 ms for BBR/CUBIC/Reno (midpoint 32.5), Vegas Wi-Fi RTT 160 ms, Vegas Ethernet RTT 4 ms,
-Ethernet RTT 20-30 ms for BBR/CUBIC/Reno (midpoint 25), Wi-Fi ping loss ~5-6% for BBR/CUBIC
-(5.5), ~3-4% for Reno (3.5), and Vegas's "virtually no loss" (read as 0).
+Numbers the paper quotes get their own rows (item "<what> <link_setup> <algorithm> (tb-N)"), kept as the
+paper gives them in reference/testbed/paper_numbers.csv (a value, or a range such as 25-40 ms: never its
+midpoint). The verdict is published_numbers' rule: inside when the paper's value or range overlaps our
+per-run range [run_p025, run_p975] of the baseline runs (the paper does not say which background its
+numbers are from), outside when not, missing when the baseline runs are missing. Vegas's "virtually no
+loss" is tracked as 0%.
 
   python -m simulator.report.claims_testbed --tables results/tables/tb_matrix.csv \
       --traces results/traces/tb_matrix.csv --out results/claims/testbed.csv \
@@ -28,23 +27,15 @@ import pandas as pd
 
 from simulator.report import claim_engine
 from simulator.report import claims_common as cc
-from simulator.report import number_format
+from simulator.report import number_format, paper_values, published_numbers
 from simulator.report.verdicts import SCORECARD_COLUMNS
 
 PAPER = "testbed"
 VARIANT = "sim"
 STUDY = "tb_matrix"
 LOSS_BASED = ("bbr", "cubic", "reno")       # the paper's "loss-based" group (it counts BBR in it)
-# numbers the paper quotes: (claim, what, metric, link_setup, algorithm, paper value, the paper's words)
-QUOTED = [
-    *[("tb-3", "RTT", "ping_rtt_mean_ms", "wifi_wifi", a, 32.5, "25-40 ms (midpoint 32.5)") for a in LOSS_BASED],
-    ("tb-3", "RTT", "ping_rtt_mean_ms", "wifi_wifi", "vegas", 160.0, "160 ms"),
-    *[("tb-3", "RTT", "ping_rtt_mean_ms", "eth_wifi", a, 25.0, "20-30 ms (midpoint 25)") for a in LOSS_BASED],
-    ("tb-3", "RTT", "ping_rtt_mean_ms", "eth_wifi", "vegas", 4.0, "4 ms"),
-    *[("tb-4", "loss", "ping_loss_pct", "wifi_wifi", a, 5.5, "~5-6% (midpoint 5.5)") for a in ("bbr", "cubic")],
-    ("tb-4", "loss", "ping_loss_pct", "wifi_wifi", "reno", 3.5, "~3-4% (midpoint 3.5)"),
-    ("tb-4", "loss", "ping_loss_pct", "wifi_wifi", "vegas", 0.0, "virtually no loss (read as 0)"),
-]
+# the claim each quoted metric belongs to and its short name in the item (values: paper_numbers.csv)
+QUOTED_CLAIM = {"ping_rtt_mean_ms": ("tb-3", "RTT"), "ping_loss_pct": ("tb-4", "loss")}
 
 
 def _f(x: float) -> str:
@@ -83,30 +74,46 @@ def _info(fn) -> str:
         return ""
 
 
-def _number_row(item, metric, value, verdict, r=None) -> dict:
+def _number_row(item, metric, low, high, verdict, r=None) -> dict:
     """A scorecard row of a number the paper quotes (verdict inside / outside / missing): no test, so
-    p_value, rule and note are empty (the reasoning is in the note row)."""
+    p_value, rule and note are empty (the reasoning is in the note row); a range has no paper_value."""
     g = (lambda k: float(r[k])) if r is not None else (lambda k: math.nan)
-    row = dict(paper=PAPER, item=item, variant=VARIANT, metric=metric, paper_value=value, ours_mean=g("mean"),
+    row = dict(paper=PAPER, item=item, variant=VARIANT, metric=metric, paper_value=low if low == high else math.nan,
+               paper_low=low, paper_high=high, ours_mean=g("mean"),
                ci_low=g("ci_low"), ci_high=g("ci_high"), run_p025=g("run_p025"), run_p975=g("run_p975"),
                n_seeds=int(r["n"]) if r is not None else 0, verdict=verdict, p_value=math.nan, rule="", note="")
     assert list(row) == SCORECARD_COLUMNS
     return row
 
 
-def quoted(cell):
-    """Rows and notes of the numbers the paper quotes: inside or outside our baseline per-run range."""
+def quoted_numbers(numbers: pd.DataFrame) -> list[tuple]:
+    """(claim, what, metric, link_setup, algorithm, low, high, the paper's words) of each quoted number."""
+    out = []
+    for _, n in numbers[numbers["study"] == STUDY].iterrows():
+        claim, what = QUOTED_CLAIM[n["metric"]]
+        setup = n["where"].split("=", 1)[1]        # every testbed number holds at one link_setup
+        out.append((claim, what, n["metric"], setup, n["algorithm"], float(n["low"]), float(n["high"]),
+                    paper_values.text(n)))
+    return out
+
+
+def quoted(cell, numbers: pd.DataFrame | None = None):
+    """Rows and notes of the numbers the paper quotes (default: the reference folder's
+    testbed/paper_numbers.csv): whether they overlap our baseline per-run range."""
+    if numbers is None:
+        numbers = published_numbers.load(claim_engine.claims_file().parent, PAPER)
     rows, notes = [], []
-    for claim, what, metric, s, a, value, words in QUOTED:
+    for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers):
         item = f"{what} {s} {a} ({claim})"
         try:
             r = cell(metric, a, s)
         except KeyError as e:
-            rows.append(_number_row(item, metric, value, "missing"))
+            rows.append(_number_row(item, metric, low, high, "missing"))
             notes.append(dict(item=item, variant=VARIANT, verdict="missing",
                               note=f"Paper: {words}; no baseline runs of ours ({e.args[0]}); run study {STUDY}."))
             continue
-        inside = bool(r["run_p025"] <= value <= r["run_p975"])
+        # an interval rule: the paper's value or range against where one run of ours lands
+        inside = published_numbers.overlaps(low, high, float(r["run_p025"]), float(r["run_p975"]))
         v = "inside" if inside else "outside"
 
         def with_background():
@@ -114,11 +121,11 @@ def quoted(cell):
                 f"{bg} {_f(cell(metric, a, s, bg)['run_p025'])}-{_f(cell(metric, a, s, bg)['run_p975'])}"
                 for bg in ("light", "heavy")) + " (the paper does not say which runs its number is from).")
 
-        rows.append(_number_row(item, metric, value, v, r))
+        rows.append(_number_row(item, metric, low, high, v, r))
         notes.append(dict(item=item, variant=VARIANT, verdict=v,
                           note=f"Paper: {words}; ours (baseline): mean {_mean_ci(r)}, per-run range "
                                f"[{_f(r['run_p025'])}, {_f(r['run_p975'])}] over {int(r['n'])} seeds; the paper's "
-                               f"value is {v} it." + _info(with_background)))
+                               f"{'range overlaps' if inside else 'value lies outside'} it." + _info(with_background)))
     return rows, notes
 
 

@@ -71,6 +71,15 @@ def interval(lo, hi) -> str:
     return "deterministic" if fmt(lo) == fmt(hi) else f"{fmt(lo)} – {fmt(hi)}"
 
 
+def paper_column(frame: pd.DataFrame, k) -> list:
+    """The paper's numbers as it gives them: '25 – 40' for a range (never its midpoint), '160' for a value."""
+    if "paper_low" not in frame:        # a scorecard written before ranges were kept: single values only
+        return list((k * frame["paper_value"]).map(fmt))
+    low = frame["paper_low"].fillna(frame["paper_value"])
+    high = frame["paper_high"].fillna(frame["paper_value"])
+    return [fmt(a) if pd.isna(b) or fmt(a) == fmt(b) else f"{fmt(a)} – {fmt(b)}" for a, b in zip(k * low, k * high)]
+
+
 def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     """Published numbers as a reader's table: the item, the paper's number, our mean with its 95% CI
     (and per-run range), the seeds and the verdict."""
@@ -78,7 +87,7 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     view = pd.DataFrame({
         "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
         "metric": frame["metric"].map(claim_words.metric),
-        "paper": (k * frame["paper_value"]).map(fmt), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
+        "paper": paper_column(frame, k), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
         "95% CI": [interval(lo, hi) for lo, hi in zip(k * frame["ci_low"], k * frame["ci_high"])]})
     if run_range:
         view["per-run range"] = [interval(lo, hi) for lo, hi in zip(k * frame["run_p025"], k * frame["run_p975"])]
@@ -104,7 +113,7 @@ def not_run(numbers: pd.DataFrame) -> str:
 def show_papers(ch, card: Card) -> None:
     """The five papers at a glance (as on the book's first page), with its CSV."""
     ran = card.rows[card.rows["n_seeds"].fillna(0) > 0]["paper"].unique()   # a paper none of whose studies ran has no chapter
-    counts = headline.paper_counts(card.rows, card.reasons, papers=ran)
+    counts = headline.counts(card.rows, card.claims_file, papers=ran)
     ch.save_download(headline.download_frame(counts), "papers_at_a_glance.csv")
     chapter.html(headline.headline_html(counts))
     ch.markdown("Claim columns count claim rows: a claim decided in several settings counts once per setting. "
@@ -120,9 +129,10 @@ def show_claims(ch, card: Card, paper: str) -> None:
     rows = claims_view.chapter_claims(card.rows, card.notes, card.claims_file, paper)
     if rows.empty:
         return
-    tally = rows["verdict"].value_counts()
-    ch.markdown(f"{plural(len(rows), 'claim row')}: " + ", ".join(
-        f"{int(tally.get(v, 0))} {v.replace('_', ' ')}" for v in VERDICTS if tally.get(v, 0)) + ".")
+    c = next(headline.counts(card.rows, card.claims_file, papers=[paper]).itertuples())   # as page 1 counts
+    own = f" {headline.own_cell(c)}, counted apart." if headline.own_cell(c) else ""
+    ch.markdown(f"{plural(c.claim_rows, 'claim row')} of the paper: " + ", ".join(
+        f"{getattr(c, v)} {v.replace('_', ' ')}" for v in VERDICTS if getattr(c, v)) + "." + own)
     # the chapter shows the same table: here it is folded, so the scorecard stays one page of answers
     with chapter.folded("Each claim row, its reason and who is at fault (the table of the paper's chapter)"):
         ch.claims(rows, f"{paper}_claims.csv", "As in the paper's chapter.")

@@ -6,15 +6,19 @@ as claim_reasons.kind picks it).
 A scorecard row is either a published number (verdict inside / outside / missing) or a claim in one
 setting (a model variant, a window cap, a flow count: verdict reproduced / contradicted /
 inconclusive / not_testable). Claim rows are counted per setting: a claim decided in three settings
-counts three times.
+counts three times. A check of our own (reference/claims.yaml `source: ours`, e.g. mm1-9 against the
+M/M/1/K closed forms) is no claim of the paper: it is counted apart ("8 claims of the paper; 1 check of
+ours"), never in the paper's verdict columns. Every page that counts claims calls `counts`.
 """
 from __future__ import annotations
 
 import html
 
+from pathlib import Path
+
 import pandas as pd
 
-from simulator import paper_catalogue
+from simulator import claims_files, paper_catalogue
 from simulator.report import attribution, claim_reasons, claim_words
 from simulator.report.verdicts import NUMBER_VERDICTS, VERDICTS
 
@@ -28,7 +32,20 @@ KIND_TEXT = {"model_difference": "our model differs from the paper's set-up or c
              "unexplained": "not yet explained"}
 UNRESOLVED = ("contradicted", "inconclusive")     # the claim rows a reason explains
 COUNT_COLUMNS = ["published", "number_settings", "numbers", "agree", "not_run", "claims", "claim_rows", "settings",
-                 *VERDICTS]
+                 *VERDICTS, "own_checks", "own_check_rows", "own_reproduced"]
+
+
+def own_checks(claims_file) -> set:
+    """Ids of the checks of our own in `claims_file` (source: ours): counted apart from the papers' claims."""
+    if not claims_file or not Path(claims_file).exists():
+        return set()
+    return {c["id"] for c in claims_files.read(claims_file)["claims"] if c.get("source") == "ours"}
+
+
+def counts(rows: pd.DataFrame, claims_file, papers=None) -> pd.DataFrame:
+    """paper_counts with the reasons and our own checks of `claims_file`: the one count every page shows."""
+    reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
+    return paper_counts(rows, reasons, papers, own=own_checks(claims_file))
 
 
 def row_kinds(claims: pd.DataFrame, reasons: dict) -> pd.Series:
@@ -100,18 +117,22 @@ def by_setting(numbers: pd.DataFrame) -> str:
                      for v, g in numbers.groupby("variant", sort=False))
 
 
-def paper_counts(rows: pd.DataFrame, reasons: dict | None = None, papers=None) -> pd.DataFrame:
+def paper_counts(rows: pd.DataFrame, reasons: dict | None = None, papers=None, own=frozenset()) -> pd.DataFrame:
     """One row per paper of `rows` (results/scorecard.csv), in the book's order (only `papers` if
     given): integer counts of the paper's published numbers (`published`, each compared in
     `number_settings` settings), of the comparisons that ran (`numbers`: inside or outside),
     those that agree (`agree`: inside our per-run range or tolerance) and not run, of the claims, the
     claim rows (one per claim and setting), the settings, the claim rows per verdict, and `main_reason`
-    for the contradicted and inconclusive rows (`agree_by_setting` for a paper compared in several)."""
+    for the contradicted and inconclusive rows (`agree_by_setting` for a paper compared in several).
+    Claims whose id is in `own` (our own checks) are counted apart: own_checks, own_check_rows and
+    own_reproduced (rows), and not in claims, claim_rows, settings or the verdict columns."""
     reasons = reasons or {}
     out = []
     for paper in [p for p in PAPERS if p in set(rows["paper"]) and (papers is None or p in papers)]:
         r = rows[rows["paper"] == paper]
-        numbers, claims = r[r["verdict"].isin(NUMBER_VERDICTS)], r[r["verdict"].isin(VERDICTS)]
+        numbers, decided = r[r["verdict"].isin(NUMBER_VERDICTS)], r[r["verdict"].isin(VERDICTS)]
+        ours = decided["item"].isin(own)
+        claims, checks = decided[~ours], decided[ours]
         verdicts = claims["verdict"].value_counts()
         out.append({"paper": paper, "title": PAPERS[paper][0], "chapter": PAPERS[paper][1],
                     "published": len(numbers[["item", "metric"]].drop_duplicates()),
@@ -122,6 +143,8 @@ def paper_counts(rows: pd.DataFrame, reasons: dict | None = None, papers=None) -
                     "claims": int(claims["item"].nunique()), "claim_rows": len(claims),
                     "settings": int(claims["variant"].nunique()),
                     **{v: int(verdicts.get(v, 0)) for v in VERDICTS},
+                    "own_checks": int(checks["item"].nunique()), "own_check_rows": len(checks),
+                    "own_reproduced": int((checks["verdict"] == "reproduced").sum()),
                     "agree_by_setting": by_setting(numbers),
                     "main_reason": main_reason(row_kinds(claims, reasons)),
                     "at_fault": fault_text(claims)})
@@ -134,8 +157,18 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def own_cell(c) -> str:
+    """'1 check of ours (2 rows: 2 reproduced)'; '' when the paper has none."""
+    if not getattr(c, "own_checks", 0):
+        return ""
+    rows = f" ({c.own_check_rows} rows: {c.own_reproduced} reproduced)" if c.own_check_rows > 1 else (
+        f" ({'reproduced' if c.own_reproduced else 'not reproduced'})")
+    return f"{c.own_checks} {'check' if c.own_checks == 1 else 'checks'} of ours{rows}"
+
+
 def compared_cell(c) -> str:
-    """'108 published numbers in 2 settings; 9 claims in 2 settings (18 claim rows)'."""
+    """'108 published numbers in 2 settings; 8 claims of the paper in 2 settings (16 claim rows); 1 check of
+    ours (2 rows: 2 reproduced)'."""
     parts = []
     if c.published:
         per = f" in {c.number_settings} settings" if c.number_settings > 1 else ""
@@ -143,7 +176,9 @@ def compared_cell(c) -> str:
         parts.append(f"{plural(c.published, 'published number')}{per}{missing}")
     if c.claim_rows:
         per = f" in {c.settings} settings ({c.claim_rows} claim rows)" if c.claim_rows != c.claims else ""
-        parts.append(f"{plural(c.claims, 'claim')}{per}")
+        parts.append(f"{plural(c.claims, 'claim')} of the paper{per}")
+    if own_cell(c):
+        parts.append(own_cell(c))
     return "; ".join(parts) or "–"
 
 

@@ -54,7 +54,7 @@ def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studie
 
 def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
     # results/claims/<paper>.csv of every paper's claims module, in the catalogue's order
-    rows = [pd.read_csv(f)[SCORECARD_COLUMNS] for f in claim_files]
+    rows = [pd.read_csv(f).reindex(columns=SCORECARD_COLUMNS) for f in claim_files]
     card = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=SCORECARD_COLUMNS)
     notes = [pd.read_csv(f) for f in claim_note_files if Path(f).stat().st_size > 1]
     notes = pd.concat(notes, ignore_index=True) if notes else pd.DataFrame(columns=NOTE_COLUMNS)

@@ -99,7 +99,8 @@ def number_rows(tables: pd.DataFrame, reference: pd.DataFrame, variant: str) -> 
                  **params)
         paper_value = float(ref.value)
         row = dict(paper=PAPER, item=f"Table {ref.table} {ref.sweep}={ref.x:g} {ref.algorithm}",
-                   variant=variant, metric=ref.metric, paper_value=paper_value, p_value=np.nan, rule="", note="")
+                   variant=variant, metric=ref.metric, paper_value=paper_value,
+                   paper_low=paper_value, paper_high=paper_value, p_value=np.nan, rule="", note="")
         if c is None:
             row.update(ours_mean=np.nan, ci_low=np.nan, ci_high=np.nan, run_p025=np.nan,
                        run_p975=np.nan, n_seeds=0, verdict="missing")

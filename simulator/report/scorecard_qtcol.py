@@ -120,7 +120,8 @@ def number_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
         metric = METRIC_MAP[ref.metric]
         alpha = None if pd.isna(ref.alpha) else float(ref.alpha)
         c = qt_cell(tables, SCENARIO_STUDY[ref.scenario], ref.algorithm, metric, alpha, **reference_params(ref))
-        row = dict(paper=PAPER, item=item_name(ref), variant=VARIANT, metric=metric, paper_value=float(ref.value))
+        row = dict(paper=PAPER, item=item_name(ref), variant=VARIANT, metric=metric, paper_value=float(ref.value),
+                   paper_low=float(ref.value), paper_high=float(ref.value))
         if c is None:
             row.update(ours_mean=np.nan, ci_low=np.nan, ci_high=np.nan, run_p025=np.nan, run_p975=np.nan,
                        n_seeds=0, verdict="missing")

@@ -106,5 +106,5 @@ def quoted_section(ch, scorecard, notes, claims_file, numbers, source: str) -> N
                                for n in frame["note"]])
     chapter.html(chapter.long_frame_html(shown, index=False, escape=False))
     ch.markdown(f"The report's words are in reference/testbed/paper_numbers.csv; *verdict* is the scorecard's: "
-                f"whether the report's value (the middle of a range) lies inside our per-run range. "
+                f"whether the report's value or range overlaps our per-run range (a range is tested as a range). "
                 f"{ch.download_link('testbed_quoted_numbers.csv')}. {source}")

@@ -1,15 +1,14 @@
 """The answer first: the box at the top of each paper's chapter (and of the scorecard) that says, before
 any figure or table, how the paper's claims and published numbers came out and who is at fault for the
-claim rows not reproduced. Counted from results/scorecard.csv by headline.paper_counts (the same counts
-as the first page's table) and its fault column (headline.fault_text); short enough for the first screen."""
+claim rows not reproduced. Counted from results/scorecard.csv by headline.counts (the same counts as the
+first page's table, our own checks apart) and its fault column (headline.fault_text); short enough for the first screen."""
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import claim_reasons, headline
+from simulator.report import headline
 from simulator.report.html_view import BADGE
 from simulator.report.verdicts import VERDICTS
 
@@ -18,7 +17,7 @@ CLASS = "verdict-box"      # book/_static/report.css draws it; tests/test_book_p
 
 def claims_line(c) -> str:
     """'7 claims in 8 settings (50 claim rows): 30 reproduced, 10 contradicted, ...', each verdict in its colour."""
-    if not c.claim_rows:
+    if not c.claim_rows and not c.own_check_rows:
         return "No claim of this paper was decided in this build."
     counts = ", ".join(f"<b style='color:{BADGE.get(v, 'black')}'>{getattr(c, v)} {v.replace('_', ' ')}</b>"
                        for v in VERDICTS if getattr(c, v))
@@ -61,8 +60,7 @@ def box_html(counts: pd.DataFrame, titled: bool = False) -> str:
 def counts_of(scorecard, claims_file, papers) -> pd.DataFrame:
     rows = pd.read_csv(scorecard) if not isinstance(scorecard, pd.DataFrame) else scorecard
     ran = rows[rows["n_seeds"].fillna(0) > 0] if "n_seeds" in rows else rows
-    reasons = claim_reasons.load(Path(claims_file).parent)
-    return headline.paper_counts(rows, reasons, papers=[p for p in papers if p in set(ran["paper"])])
+    return headline.counts(rows, claims_file, papers=[p for p in papers if p in set(ran["paper"])])
 
 
 def show(scorecard, claims_file, *papers) -> None:

@@ -1,6 +1,8 @@
 """The scorecard's row format, shared by every paper's module.
 
 A scorecard row (SCORECARD_COLUMNS) is a published number or a claim of one paper and model variant.
+The paper's number is kept as the paper gives it: paper_low and paper_high (equal for a single value;
+a range such as 25-40 ms keeps both ends), paper_value only for a single value (a range has no midpoint).
 A claim's verdict is one of VERDICTS, decided by the one rule (simulator/report/claim_rule.py);
 `decision_rows` turns a decision into its scorecard row and note row.
 """
@@ -12,7 +14,7 @@ import numpy as np
 from simulator.report import claim_rule
 
 SCORECARD_COLUMNS = [
-    "paper", "item", "variant", "metric", "paper_value", "ours_mean", "ci_low", "ci_high",
+    "paper", "item", "variant", "metric", "paper_value", "paper_low", "paper_high", "ours_mean", "ci_low", "ci_high",
     "run_p025", "run_p975", "n_seeds", "verdict", "p_value", "rule", "note",
 ]
 VERDICTS = claim_rule.VERDICTS                                     # of a claim (simulator/report/claim_rule.py)
@@ -27,6 +29,7 @@ def decision_rows(paper: str, item: str, variant: str, decision: "claim_rule.Dec
     comparison. `headline` (a table row) fills our mean, CI and per-run range."""
     get = (lambda k: np.nan) if headline is None else (lambda k: float(headline[k]))
     row = dict(paper=paper, item=item, variant=variant, metric=metric, paper_value=paper_value,
+               paper_low=paper_value, paper_high=paper_value,
                ours_mean=get("mean"), ci_low=get("ci_low"), ci_high=get("ci_high"),
                run_p025=get("run_p025"), run_p975=get("run_p975"),
                n_seeds=0 if headline is None else int(headline["n"]), verdict=decision.verdict,
