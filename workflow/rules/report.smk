@@ -74,8 +74,6 @@ rule claims:
         claim_files=CLAIM_FILES,
         reasons=CLAIM_REASONS,
         thresholds=METRIC_THRESHOLDS,
-        # the numbers the paper quotes (published_numbers): their edits rerun the claims
-        numbers=lambda w: [f for f in (PAPER_NUMBER_FILES.get(w.paper), CHAPTER_REFERENCE.get(w.paper)) if f],
     output:
         claims="results/claims/{paper}.csv",
         notes="results/claims/{paper}_notes.csv",
