@@ -6,7 +6,8 @@ on purpose, so the tiny profile builds the same report); run one after the other
 checkout and the second would replace the first's tables and mix its run files in. So the
 workflow records, when it starts jobs, the study file behind each study's results
 (results/origin.json) and refuses, before any job, a configuration whose study file of the
-same name is a different file.
+same name is a different file that exists (a recorded file that no longer exists was moved: the results
+are kept and the new place recorded).
 """
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ def read_origin(results: Path) -> dict:
     return {str(k): str(v) for k, v in doc.get("studies", {}).items()}
 
 
+def _still_there(recorded: str, results: Path) -> bool:
+    """The recorded study file still exists (relative to the folder holding results/). A file that is gone was
+    moved or renamed (a paper's studies into config/studies/<paper>/): its results are this study's, kept."""
+    p = Path(recorded)
+    return (p if p.is_absolute() else Path(results).resolve().parent / p).exists()
+
+
 def check_origin(results: Path, study_files: dict, source: str) -> None:
     """Refuse when results/ holds results of a same-named study from another study file.
 
@@ -50,7 +58,7 @@ def check_origin(results: Path, study_files: dict, source: str) -> None:
     """
     recorded = read_origin(results)
     clashes = [(name, recorded[name], _norm(f)) for name, f in study_files.items()
-               if name in recorded and recorded[name] != _norm(f)]
+               if name in recorded and recorded[name] != _norm(f) and _still_there(recorded[name], results)]
     if clashes:
         name, before, now = clashes[0]
         results = _norm(results)

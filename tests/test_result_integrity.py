@@ -81,6 +81,8 @@ def test_results_origin_refuses_same_named_study_from_another_file(tmp_path, mon
     from simulator.results_origin import check_origin, read_origin, record_origin
     from simulator.study import StudyError
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "config/test/studies").mkdir(parents=True)
+    (tmp_path / "config/test/studies/mm1_lambda.yaml").write_text("study: mm1_lambda\n")
     record_origin(Path("results"), {"mm1_lambda": Path("config/test/studies/mm1_lambda.yaml")})
     assert read_origin(Path("results")) == {"mm1_lambda": "config/test/studies/mm1_lambda.yaml"}
     # the same file, however it is spelled, is accepted; a new study name too
@@ -90,3 +92,14 @@ def test_results_origin_refuses_same_named_study_from_another_file(tmp_path, mon
     with pytest.raises(StudyError, match=r"cfg.yaml: study_dir: study 'mm1_lambda' would be read from "
                                          r"config/studies/mm1_lambda.yaml, but results/ holds"):
         check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1_lambda.yaml")}, "cfg.yaml")
+
+
+def test_results_of_a_study_file_that_moved_are_kept(tmp_path, monkeypatch):
+    """A paper's studies moved into config/studies/<paper>/: the recorded file is gone, so its results are
+    this study's; no refusal, and no rerun of what they hold."""
+    from simulator.results_origin import check_origin, record_origin
+    monkeypatch.chdir(tmp_path)
+    record_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1_lambda.yaml")})   # no longer there
+    (tmp_path / "config/studies/mm1").mkdir(parents=True)
+    (tmp_path / "config/studies/mm1/mm1_lambda.yaml").write_text("study: mm1_lambda\n")
+    check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1/mm1_lambda.yaml")}, "cfg.yaml")
