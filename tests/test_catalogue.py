@@ -56,9 +56,11 @@ def test_each_name_builds_its_own_controller(name, cls):
 def test_recovery_pairing_follows_the_declaration_and_the_stack():
     pairs = {"tahoe": recovery.TahoeRecovery, "reno": recovery.RenoRecovery,
              "newreno": recovery.NewRenoRecovery, "cubic": recovery.NewRenoRecovery,
-             "vegas": recovery.RenoRecovery, "qtcol": recovery.NewRenoRecovery}
+             "vegas": recovery.Ns2VegasRecovery, "qtcol": recovery.NewRenoRecovery}
     for name, cls in pairs.items():
         assert type(catalogue.build(name, NS2)[1]) is cls
+    # Vegas declares Reno's recovery; the ns2 stack gives it NS-2's Vegas agent's own (NS2_RECOVERY)
+    assert type(catalogue.build("vegas", catalogue.Stack("textbook", sack=False))[1]) is recovery.RenoRecovery
     # a SACK stack does its own recovery, except for Tahoe, which has no fast recovery to do
     assert catalogue.build("reno", SACK)[1] is None
     assert type(catalogue.build("tahoe", SACK)[1]) is recovery.TahoeRecovery

@@ -1,5 +1,6 @@
 """The TCP ends of the flow model's flows (simulator/models/flow_model.pyx): one sender and one
 receiver per flow, from its window controller, its loss recovery and the model's TCP options."""
+from simulator.tcp.cc.ns2_vegas import Ns2Vegas
 from simulator.tcp.rto import LinuxRtoEstimator, Ns2Rto, RtoEstimator
 from simulator.tcp.sack_receiver import SackReceiver
 from simulator.tcp.sack_sender import SackSender
@@ -36,6 +37,8 @@ def classic_flow(cc, recovery, tcp: dict):
     sender.rearm_on_head_retx = bool(tcp.get("rearm_on_head_retx", False))
     if tcp.get("syn_packet", False):
         sender.use_syn_packet()
+        # NS-2's Vegas opens windowInit_ one ACK later, itself (simulator/tcp/cc/ns2_vegas.pyx)
+        sender.syn_opens_window = not isinstance(cc, Ns2Vegas)
     sender.app_write(sender.n)
     return sender, SackReceiver(tcp.get("delack_count", 1), tcp.get("delack_timeout", 0.2))
 

@@ -13,6 +13,8 @@ cdef class LossRecovery:
     cdef public bint limited_transmit    # NS-2 singledup_: a new packet on each of the first dupthresh - 1 dupACKs
     cdef public double wnd               # NS-2 window_ (the receive-window cap, packets; 0: none)
     cdef public double dupwnd            # NS-2 dupwnd_: fast recovery's inflation, apart from the window
+    cdef public double timeout_cwnd      # the window a timeout leaves (1; NS-2's Vegas: v_slowstart_ 2)
+    cdef public bint backoff_on_fast_retx  # a fast retransmission also backs the timer off (NS-2's Vegas)
     cpdef double timeout_ssthresh(self, TcpState s, CongestionControl cc)
     cdef double _ns2_win(self, TcpState s)
     cdef double ns2_halve(self, TcpState s)
@@ -32,3 +34,10 @@ cdef class RenoRecovery(LossRecovery):
 
 cdef class NewRenoRecovery(RenoRecovery):
     pass
+
+
+cdef class Ns2VegasRecovery(LossRecovery):
+    cdef public double newcwnd           # v_newcwnd_: the window a fast retransmission cut to
+    cdef public long long changed_seq    # first packet sent after the last window cut (t_cwnd_changed_)
+    cdef public long dupcount            # NS-2 dupacks_ as the next new ACK finds it
+    cdef public bint after_timeout       # last_cwnd_action_ == CWND_ACTION_TIMEOUT

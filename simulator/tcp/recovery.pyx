@@ -21,6 +21,7 @@ tcp-newreno.cc, defaults of ns-default.tcl):
     inflation first (partial_window_deflation_), and a full ACK keeps that window (exit_recovery_fix_ 0);
   * `limited_transmit` (singledup_ 1): the sender may send one new packet on each of the first two dupACKs
     (send_one), within cwnd + dupACKs and window_.
+  Ns2Vegas: NS-2 2.35's Agent/TCP/Vegas's own loss handling (below), with its controller (cc/ns2_vegas.pyx).
 """
 from libc.math cimport floor
 
@@ -29,6 +30,9 @@ from simulator.tcp.cc.base cimport (CA_EVENT_COMPLETE_CWR, CA_LOSS, CA_OPEN, CA_
 
 
 cdef class LossRecovery:
+    def __cinit__(self, *args, **kwargs):
+        self.timeout_cwnd = 1.0
+
     def __init__(self, long dupthresh=3):
         self.name = "base"
         self.dupthresh = dupthresh
@@ -160,3 +164,62 @@ cdef class NewRenoRecovery(RenoRecovery):
             return ACT_RETRANSMIT
         s.cwnd = max(s.cwnd - acked + 1.0, 1.0)
         return ACT_RETRANSMIT
+
+
+cdef class Ns2VegasRecovery(LossRecovery):
+    """NS-2 2.35's Agent/TCP/Vegas on duplicate ACKs and timeouts (tcp/tcp-vegas.cc VegasTcpAgent::recv, timeout).
+
+    * third dupACK, unless the last cut was a timeout whose `recover` no ACK has passed (bug_fix_): retransmit,
+      back the timer off (reset_rtx_timer(1), backoff 1), and, if the window was not already cut since that
+      packet was sent, cut it: win = int(min(cwnd, window_)); 2 if win <= 3, else win - win/4 (integer);
+      cwnd = win + dupACKs (the inflation is in cwnd itself); ssthresh is not touched;
+    * every dupACK past the third adds one packet, whether or not the third retransmitted;
+    * the next new ACK, if more than three dupACKs came and cwnd is above the cut window: cwnd = that window,
+      ssthresh = 2 (so slow start does not resume); recovery ends on any new ACK;
+    * timeout: ssthresh = half of min(cwnd, window_), at least 2 (slowdown CLOSE_SSTHRESH_HALF), cwnd =
+      v_slowstart_ 2, the cut window forgotten (v_newcwnd_ 0).
+    "Sent since the cut" is read from sequence numbers (the first packet sent after the cut is snd_max then),
+    and every retransmission counts as sent once (the halving for v_transmits_ > 1 is not ported: after a
+    timeout bug_fix_ blocks the fast retransmission of such packets).
+    """
+    def __init__(self, long dupthresh=3):
+        self.name = "ns2_vegas"
+        self.dupthresh = dupthresh
+        self.timeout_cwnd = 2.0
+        self.backoff_on_fast_retx = True
+
+    cpdef int on_dupack(self, TcpState s, CongestionControl cc):
+        cdef long win
+        self.dupcount = s.dupacks
+        if s.dupacks > self.dupthresh:
+            s.cwnd += 1.0
+            return ACT_NONE
+        if s.dupacks != self.dupthresh or (self.after_timeout and s.snd_una <= s.recover):
+            return ACT_NONE
+        self.after_timeout = False
+        s.recover = s.snd_max
+        if s.snd_una >= self.changed_seq:
+            win = <long>self._ns2_win(s)
+            win = 2 if win <= 3 else win - (win >> 2)
+            self.newcwnd = <double>win
+            s.cwnd = self.newcwnd + s.dupacks
+            self.changed_seq = s.snd_max
+        self._set_state(s, cc, CA_RECOVERY)
+        return ACT_RETRANSMIT
+
+    cpdef int on_new_ack(self, TcpState s, CongestionControl cc, long acked):
+        if self.dupcount > self.dupthresh and s.cwnd > self.newcwnd:
+            s.cwnd = self.newcwnd
+            s.ssthresh = 2.0
+        self.dupcount = 0
+        if s.ca_state == CA_RECOVERY:
+            self._set_state(s, cc, CA_OPEN)
+            return ACT_NONE
+        return LossRecovery.on_new_ack(self, s, cc, acked)
+
+    cpdef double timeout_ssthresh(self, TcpState s, CongestionControl cc):
+        self.newcwnd = 0.0
+        self.dupcount = 0
+        self.after_timeout = True
+        self.changed_seq = s.snd_max
+        return max(floor(self._ns2_win(s) / 2.0), 2.0)

@@ -15,6 +15,7 @@ cdef class TcpSender:
     cdef public bint impatient            # RFC 6582 "Impatient": only the first partial ACK restarts the timer
     cdef readonly bint syn_packet         # NS-2's syn_: packet 0 is a SYN sent alone (use_syn_packet)
     cdef double syn_init                  # the window once the SYN is acknowledged
+    cdef public bint syn_opens_window     # False: the controller opens the initial window itself (NS-2's Vegas)
     cdef public bint timed_rtt            # NS-2: one timed packet per round trip feeds the (Ns2Rto) timer
     cdef bint rtt_active
     cdef long long rtt_seq

@@ -43,6 +43,7 @@ cdef class TcpSender:
         the initial window (TcpAgent::recv: cwnd_ = initial_window() when last_ack_ becomes 0), or to one if
         the SYN timed out first (timeout(): wnd_init_ = 1 when nothing was acknowledged, bugfix_ss_)."""
         self.syn_packet = True
+        self.syn_opens_window = True
         self.syn_init = self.s.cwnd
         self.s.cwnd = 1.0
         self.min_cwnd = 1.0
@@ -125,7 +126,7 @@ cdef class TcpSender:
                 self.timed_ack(action, now)
             if s.ca_state == CA_OPEN or s.ca_state == CA_LOSS:
                 self.cc.cong_avoid(s, acked)
-            if self.syn_packet and ack == 1:
+            if self.syn_packet and ack == 1 and self.syn_opens_window:
                 s.cwnd = self.syn_init              # the SYN's ACK (use_syn_packet)
             if action == ACT_RETRANSMIT:
                 self.partial_acks += 1
@@ -139,6 +140,8 @@ cdef class TcpSender:
                 self.partial_acks = 0               # a new recovery episode
                 if self.timed_rtt:                  # NS-2 reset_rtx_timer(1, 0): restart, no timing across it
                     self.rtt_active = False
+                if self.recovery.backoff_on_fast_retx:
+                    self.rto.backoff()              # NS-2's Vegas: reset_rtx_timer(1) backs off
                 if self.rearm_on_head_retx or self.timed_rtt:   # the fast retransmission of snd_una restarts the timer
                     self.rto_deadline = now + self.rto.rto
         else:
@@ -167,7 +170,7 @@ cdef class TcpSender:
         self.cc.set_state(s, CA_LOSS)
         s.ca_state = CA_LOSS
         self.cc.cwnd_event(s, CA_EVENT_LOSS)
-        s.cwnd = 1.0
+        s.cwnd = self.recovery.timeout_cwnd
         s.recover = s.snd_max
         s.snd_nxt = s.snd_una
         s.dupacks = 0

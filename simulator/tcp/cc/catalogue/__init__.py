@@ -128,9 +128,10 @@ def names_for(stack: Stack) -> tuple:
 
 
 def recovery(name: str):
-    """A fresh loss-recovery object of kind `name` (tahoe, reno, newreno)."""
+    """A fresh loss-recovery object of kind `name` (tahoe, reno, newreno; ns2_vegas: NS-2's Vegas agent's)."""
     from simulator.tcp import recovery as r
-    return {"tahoe": r.TahoeRecovery, "reno": r.RenoRecovery, "newreno": r.NewRenoRecovery}[name]()
+    return {"tahoe": r.TahoeRecovery, "reno": r.RenoRecovery, "newreno": r.NewRenoRecovery,
+            "ns2_vegas": r.Ns2VegasRecovery}[name]()
 
 
 def build(name: str, stack: Stack):
@@ -148,7 +149,8 @@ def build(name: str, stack: Stack):
     if a.family == "user":                  # its values checked where they enter the sender (guard.pyx)
         from simulator.tcp.cc.guard import GuardedControl
         cc = GuardedControl(cc, USER[name].source)
-    rec = None if on_sack or a.recovery is None else recovery(a.recovery)
+    kind = getattr(a.module, "NS2_RECOVERY", a.recovery) if stack.name == "ns2" else a.recovery
+    rec = None if on_sack or kind is None else recovery(kind)
     if rec is not None and stack.name == "ns2" and name in NS2_AGENTS:
         rec.ns2 = rec.limited_transmit = True    # NS-2 2.35's own agent for this algorithm (simulator/tcp/recovery.pyx)
     return cc, rec
