@@ -12,7 +12,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 import simulator
-from simulator import registry
+from simulator import paper_catalogue, registry
 from simulator.run_records import FORMAT as RUN_FORMAT
 from simulator.reference import ReferenceDataError, check_reference_dir
 from simulator.report.chapter_studies import claimed
@@ -243,3 +243,31 @@ def get_suite_jobs(study, jobs):
 def get_suite_rankings():
     """The rankings the suite chapter reads: every suite study's (the default build runs the suite)."""
     return SUITE_RANKINGS
+
+
+# --------------------------------------------------------------------------- the catalogue's chapters
+CATALOGUE = paper_catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
+
+
+def generic_chapter_params():
+    """The parameters only notebooks/paper.ipynb (a paper without a notebook of its own) takes: its id and
+    study files. A notebook of its own gets none it does not declare (papermill would warn)."""
+    def given(name):
+        return lambda i, o: name(Path(o.downloads).name) if _generic(Path(o.downloads).name) else None
+    return {"paper": given(lambda p: p),
+            "study_files": given(lambda p: [str(STUDIES[Path(t).stem].file) for t in get_study_tables(p)])}
+
+
+def _generic(paper):
+    return CATALOGUE.papers[paper].notebook_file == paper_catalogue.GENERIC_NOTEBOOK
+
+
+def paper_reference_files(paper):
+    """The reference_dir files a paper's chapter reads besides claims (catalogue.yaml `reference`, a folder by
+    its files, and `paper_numbers`): a change to one reruns the chapter."""
+    entry, root = CATALOGUE.papers[paper], Path(config["reference_dir"])
+    files = []
+    for name in entry.reference + ((entry.paper_numbers,) if entry.paper_numbers else ()):
+        path = root / name
+        files += sorted(str(f) for f in path.iterdir()) if path.is_dir() else [str(path)]
+    return files

@@ -3,7 +3,7 @@
 # editing a notebook, a book page or the scorecard reruns only these rules, never a simulation.
 import shlex
 
-from simulator import claims_files, paper_catalogue
+from simulator import claims_files
 from simulator.reference import CLAIMS
 from simulator.report import claim_reasons
 from simulator.report.chapter_studies import unclaimed
@@ -16,7 +16,6 @@ REPORT_LIBS = sorted(str(p) for p in Path("simulator/report").rglob("*.py")
                      if p.name not in ("aggregate.py", "browser_check.py"))
 
 # reference data (tracked in reference/, checked in common.smk before any job)
-CATALOGUE = paper_catalogue.load()      # catalogue.yaml: the papers and the other chapters, in reading order
 CLAIMS_FILE = str(Path(config["reference_dir"]) / CLAIMS)
 # ... and the papers' own claims files beside it (reference_dir/<paper>/claims.yaml): an edit reruns the claims
 CLAIM_FILES = [str(p) for p in claims_files.files(CLAIMS_FILE)]
@@ -31,28 +30,6 @@ PAPER_CHAPTERS = [p for p in CATALOGUE.papers if get_study_tables(p)]
 CHAPTERS = PAPER_CHAPTERS + [c for c in ("textbook",) if get_study_tables(c)]
 
 
-def generic_chapter_params():
-    """The parameters only notebooks/paper.ipynb (a paper without a notebook of its own) takes: its id and
-    study files. A notebook of its own gets none it does not declare (papermill would warn)."""
-    def given(name):
-        return lambda i, o: name(Path(o.downloads).name) if _generic(Path(o.downloads).name) else None
-    return {"paper": given(lambda p: p),
-            "study_files": given(lambda p: [str(STUDIES[Path(t).stem].file) for t in get_study_tables(p)])}
-
-
-def _generic(paper):
-    return CATALOGUE.papers[paper].notebook_file == paper_catalogue.GENERIC_NOTEBOOK
-
-
-def paper_reference_files(paper):
-    """The reference_dir files a paper's chapter reads besides claims (catalogue.yaml `reference`, a folder by
-    its files, and `paper_numbers`): a change to one reruns the chapter."""
-    entry, root = CATALOGUE.papers[paper], Path(config["reference_dir"])
-    files = []
-    for name in entry.reference + ((entry.paper_numbers,) if entry.paper_numbers else ()):
-        path = root / name
-        files += sorted(str(f) for f in path.iterdir()) if path.is_dir() else [str(path)]
-    return files
 # papers with checks of their own on the trust table (catalogue.yaml `evidence`)
 EVIDENCE_PAPERS = [p for p in PAPER_CHAPTERS if CATALOGUE.papers[p].evidence]
 # the paper's own simulator's records (catalogue.yaml `own_tool_records`): its verdict decides a row's fault
@@ -82,7 +59,7 @@ rule claims:
     params:
         python=PYTHON,
         module=lambda w: CATALOGUE.papers[w.paper].claims,
-        reference_dir=config["reference_dir"],
+        reference_dir=lambda w, input: str(Path(input.claims_file).parent),
     log:
         "results/logs/report/claims_{paper}.log",
     conda:
@@ -287,6 +264,7 @@ rule trust:
     # the first page's evidence behind each chapter's model (simulator/report/trust.py)
     input:
         validation=VALIDATION_TABLE,
+        claims_file=CLAIMS_FILE,       # its folder is the reference folder the papers' own checks read
         paper_tables=[t for p in EVIDENCE_PAPERS for t in get_study_tables(p)],
         paper_reference=[f for p in EVIDENCE_PAPERS for f in paper_reference_files(p)],
         textbook_tables=get_study_tables("textbook"),
@@ -296,7 +274,7 @@ rule trust:
         "results/trust.csv",
     params:
         python=PYTHON,
-        reference_dir=config["reference_dir"],
+        reference_dir=lambda w, input: str(Path(input.claims_file).parent),
         papers=" ".join(f"--paper-tables {p} " + " ".join(map(shlex.quote, get_study_tables(p))) for p in EVIDENCE_PAPERS),
     log:
         "results/logs/report/trust.log",
