@@ -164,3 +164,17 @@ def test_a_metric_without_a_declaration_is_refused_by_name(tmp_path):
             rule.greater(row(1, 0.1), row(0.5, 0.1), "a > b", "utilization")
     finally:
         rule.use_thresholds(None)
+
+
+def test_a_tolerance_band_is_the_practical_threshold_no_second_one_on_top():
+    # mm1-9's case: a loss rate 1% off its closed form (10 %), inside the 3% band 9.7..10.3. The
+    # metric's 2% threshold on top would make the 0.2 to the upper edge negligible (inconclusive).
+    d = rule.decide(rule.within(row(10.1, 0.01), 9.7, 10.3, "loss vs closed form", "loss_rate"))
+    assert d.verdict == "reproduced"
+    assert all(c.practical == 0.0 for c in d.comparisons)
+    # outside the band by less than the metric's threshold: outside, not negligible
+    assert rule.decide(rule.within(row(10.35, 0.01), 9.7, 10.3, "x", "loss_rate")).verdict == "contradicted"
+    # the resolution still applies: a value at the band's edge is a tie, not a holding comparison
+    assert rule.decide(rule.within(row(10.3, 0.01), 9.7, 10.3, "x", "loss_rate")).verdict == "inconclusive"
+    # a threshold comparison (not a band) keeps the metric's practical threshold
+    assert rule.below(row(10.1, 0.01), 10.3, "x", "loss_rate").negligible

@@ -15,6 +15,10 @@ a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of
   whatever the spread), and a difference smaller than the practical threshold is *negligible*: it
   neither holds nor reverses, significant or not. So a claim is never contradicted by a negligible
   difference; a claim whose comparisons are negligible or holding is at most inconclusive.
+  A tolerance band (`within`: a paper's range, `near` x ± rel, a closed form ± its tolerance) is itself
+  the declared practical threshold: its edges say how far off matters, so the metric's threshold does
+  not apply on top of it (it would make a value 1% off a closed form, inside a 3% band, negligible
+  against the band's edge); the resolution still makes a value at an edge a tie.
 - The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
   significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
   for the paper's or the runs it needs are missing (with the reason). Its p_value is the p that
@@ -119,12 +123,14 @@ def threshold(metric: str | None) -> "metric_thresholds.Threshold":
     return _THRESHOLDS[metric]
 
 
-def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | None) -> Comparison:
-    """A comparison of means ma and mb (diff ma - mb) with the metric's tie and practical threshold."""
+def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | None,
+            band: bool = False) -> Comparison:
+    """A comparison of means ma and mb (diff ma - mb) with the metric's tie and practical threshold;
+    `band`: mb is the edge of a tolerance band, itself the practical threshold (no second one on top)."""
     t = threshold(metric)
     if how != "one seed" and abs(ma - mb) <= t.resolution and t.resolution > 0:
         p, how = 1.0, "tie"
-    return Comparison(label, ma - mb, p, how, practical=t.practical(ma, mb))
+    return Comparison(label, ma - mb, p, how, practical=0.0 if band else t.practical(ma, mb))
 
 
 def greater(a, b, label: str, metric: str | None = None) -> Comparison:
@@ -143,27 +149,29 @@ def less(a, b, label: str, metric: str | None = None) -> Comparison:
     return greater(b, a, label, metric)
 
 
-def above(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
-    """mean(a) > threshold (one-sample t-test)."""
+def above(a, threshold: float, label: str, metric: str | None = None, band: bool = False) -> Comparison:
+    """mean(a) > threshold (one-sample t-test); `band`: the threshold is a tolerance band's edge."""
     m, s, n = _stat(a)
     if n < 2:
-        return _judged(label, m, threshold, math.nan, "one seed", metric)
+        return _judged(label, m, threshold, math.nan, "one seed", metric, band)
     if s == 0:
-        return _judged(label, m, threshold, 1.0 if same(m, threshold) else 0.0, "deterministic", metric)
+        return _judged(label, m, threshold, 1.0 if same(m, threshold) else 0.0, "deterministic", metric, band)
     p = 2 * stats.t.sf(abs((m - threshold) / (s / math.sqrt(n))), n - 1)
-    return _judged(label, m, threshold, float(p), "welch", metric)
+    return _judged(label, m, threshold, float(p), "welch", metric, band)
 
 
-def below(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
+def below(a, threshold: float, label: str, metric: str | None = None, band: bool = False) -> Comparison:
     """mean(a) < threshold (one-sample t-test)."""
-    c = above(a, threshold, label, metric)
+    c = above(a, threshold, label, metric, band)
     return replace(c, diff=-c.diff)
 
 
 def within(a, low: float, high: float, label: str, metric: str | None = None) -> list[Comparison]:
     """low < mean(a) < high, as two comparisons (equivalence by two one-sided tests): the value is
-    within the paper's tolerance when both hold significantly, outside when either is reversed."""
-    return [above(a, low, f"{label} > {low:.4g}", metric), below(a, high, f"{label} < {high:.4g}", metric)]
+    within the paper's tolerance when both hold significantly, outside when either is reversed. The band
+    is the declared practical threshold, so the metric's own threshold is not added (only its resolution)."""
+    return [above(a, low, f"{label} > {low:.4g}", metric, band=True),
+            below(a, high, f"{label} < {high:.4g}", metric, band=True)]
 
 
 def sample(values) -> dict:
