@@ -48,6 +48,14 @@ class Comparison:
     how: str             # "welch", "deterministic", "one seed", "tie"
     p_adj: float = math.nan
     practical: float = 0.0   # the metric's practical threshold at these values: a smaller |diff| is negligible
+    shown: str = ""          # the unit the book prints the metric in ("%": a share times 100), for the note
+
+    def amount(self, x: float) -> str:
+        """A difference in the unit the book prints the metric in: '0.45 percentage points' of a share."""
+        if self.shown == "%":
+            text = number_format.num(abs(x) * 100)
+            return f"{text} percentage point{'' if text == '1' else 's'}"
+        return number_format.num(abs(x))
 
     @property
     def negligible(self) -> bool:
@@ -68,8 +76,8 @@ class Comparison:
         if self.how == "tie":
             return f"{self.label}: tie (closer than the metric's resolution)"
         word = ("holds" if self.holds else "reversed" if self.reversed
-                else f"negligible (|difference| {number_format.num(abs(self.diff))} smaller than the practical threshold "
-                     f"{number_format.num(self.practical)})" if self.negligible else "not significant")
+                else f"negligible (|difference| {self.amount(self.diff)} smaller than the practical threshold "
+                     f"{self.amount(self.practical)})" if self.negligible else "not significant")
         if self.how == "deterministic":     # compared by value: a p of exactly 0 or 1 says nothing more
             return f"{self.label}: {word} (deterministic)"
         extra = f", {self.how}" if self.how != "welch" else ""
@@ -113,10 +121,7 @@ def threshold(metric: str | None) -> "metric_thresholds.Threshold":
     before any job (simulator/reference.py), so a missing one here is an error, not a silent zero."""
     if metric is None:
         return metric_thresholds.NONE
-    if not _THRESHOLDS:
-        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
-        _THRESHOLDS.update(metric_thresholds.load(path))
-    if metric not in _THRESHOLDS:
+    if metric not in declared():
         path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
         raise metric_thresholds.ThresholdError(
             f"{path}: no entry for metric {metric!r}; every metric a claim reads needs unit, resolution, practical and why")
@@ -130,7 +135,22 @@ def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | 
     t = threshold(metric)
     if how != "one seed" and abs(ma - mb) <= t.resolution and t.resolution > 0:
         p, how = 1.0, "tie"
-    return Comparison(label, ma - mb, p, how, practical=0.0 if band else t.practical(ma, mb))
+    return Comparison(label, ma - mb, p, how, practical=0.0 if band else t.practical(ma, mb), shown=t.shown)
+
+
+def shown(x: float, metric: str | None, digits: int = 4) -> str:
+    """A value of `metric` (in the tables' unit) as every note of the book prints it, in the unit
+    declared for it: utilization 0.9581 -> '95.81%' (so one unit per metric across the book)."""
+    t = threshold(metric) if metric is not None and metric in declared() else metric_thresholds.NONE
+    return f"{float(x) * t.scale:.{digits}g}{t.shown}"
+
+
+def declared() -> dict:
+    """The thresholds of the file in use, read once."""
+    if not _THRESHOLDS:
+        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
+        _THRESHOLDS.update(metric_thresholds.load(path))
+    return _THRESHOLDS
 
 
 def greater(a, b, label: str, metric: str | None = None) -> Comparison:
@@ -170,8 +190,8 @@ def within(a, low: float, high: float, label: str, metric: str | None = None) ->
     """low < mean(a) < high, as two comparisons (equivalence by two one-sided tests): the value is
     within the paper's tolerance when both hold significantly, outside when either is reversed. The band
     is the declared practical threshold, so the metric's own threshold is not added (only its resolution)."""
-    return [above(a, low, f"{label} > {low:.4g}", metric, band=True),
-            below(a, high, f"{label} < {high:.4g}", metric, band=True)]
+    return [above(a, low, f"{label} > {shown(low, metric)}", metric, band=True),
+            below(a, high, f"{label} < {shown(high, metric)}", metric, band=True)]
 
 
 def sample(values) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from simulator.report import style
+from simulator.report import claim_rule as rule, style
 
 METRICS = {
     "avg_delay": "mean delay (s)",
@@ -44,13 +44,12 @@ METRICS = {
     "timeouts": "retransmission timeouts",
     "utilization": "utilization (% of the link rate)",
 }
-# metrics the tables hold as shares of 1 and the book writes in %, as the chapters do: one unit per metric
-PERCENT = {"utilization", "plr"}
 
 
 def scale(metric) -> float:
-    """The factor from the tables' unit to the one the book writes a metric in (100 for a share shown in %)."""
-    return 100.0 if metric in PERCENT else 1.0
+    """The factor from the tables' unit to the one the book writes a metric in (100 for a share shown in
+    %), as reference/metric_thresholds.yaml's `shown` declares it: one unit per metric."""
+    return rule.threshold(metric).scale if isinstance(metric, str) and metric in rule.declared() else 1.0
 # other identifiers inside a headline description: the testbed's paths and background levels,
 # the NS-2 queue disciplines
 TERMS = {"eth_wifi": "Ethernet-Wi-Fi", "wifi_wifi": "Wi-Fi-Wi-Fi", "none": "no background",
