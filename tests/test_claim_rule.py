@@ -190,3 +190,12 @@ def test_notes_print_a_metric_in_the_unit_declared_for_it():
     assert rule.shown(0.5, None) == "0.5"
     d = rule.decide(rule.within(row(0.9581, 0.001), 0.90, 0.945, "bbr utilization 95.81%", "utilization"))
     assert "bbr utilization 95.81% < 94.5%: reversed" in d.note
+
+
+def test_notes_print_no_digit_finer_than_the_metric_resolves():
+    # the reader's "5.698e-14 < reno 0.2088": a delay's spread of 5.7e-14 s is float noise (resolution 1e-6 s)
+    assert rule.shown(5.698e-14, "latency_sd_s") == "0"
+    assert rule.shown(0.2088, "latency_sd_s") == "0.2088"
+    assert rule.shown(1.2345e-5, "latency_sd_s") == "0.000012"
+    assert rule.shown(96.38000001, "mean_rtt_ms") == "96.38"
+    assert "e" not in rule.shown(3e-7, None)

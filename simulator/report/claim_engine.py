@@ -68,8 +68,8 @@ class Gathered:
             more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
             reason = "missing results: " + ", ".join(missing[:6]) + more
         elif not reason and self.no_drops and tested.verdict != "contradicted":
-            reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of part "
-                      + ", ".join(t for t in self.no_drops if t) + ", so that part cannot be tested")
+            reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of "
+                      + ", ".join(t for t in self.no_drops if t) + ", so it cannot be tested")
         decision = rule.decide(self.comparisons, not_testable=reason) if reason else tested
         note = ("Parts: " + "; ".join(self.parts) + ". ") if self.parts else ""
         if reason:
@@ -281,7 +281,9 @@ class Part:
 
     def close(self) -> None:
         if self.made == 0 and self.left_out > 0:
-            self.g.no_drops.append(self.tag or "(untagged)")
+            # named by what it compares (its text), not by its index alone: "part (c)" says nothing to a reader
+            text = self.spec.get("text", "")
+            self.g.no_drops.append(f"{self.tag} “{text}”".strip() if text else (self.tag or "(untagged)"))
         elif self.made == 0 and self.lacking == 0:
             self.g.missing.append(self.label("no table rows"))
 

@@ -142,7 +142,18 @@ def shown(x: float, metric: str | None, digits: int = 4) -> str:
     """A value of `metric` (in the tables' unit) as every note of the book prints it, in the unit
     declared for it: utilization 0.9581 -> '95.81%' (so one unit per metric across the book)."""
     t = threshold(metric) if metric is not None and metric in declared() else metric_thresholds.NONE
-    return f"{float(x) * t.scale:.{digits}g}{t.shown}"
+    v, step = float(x) * t.scale, t.resolution * t.scale
+    if math.isnan(v):
+        return "–"
+    if step > 0:        # no digit finer than the resolution: 5.698e-14 s of a delay's spread is 0
+        v = round(v / step) * step
+    text = f"{v:.{digits}g}"
+    if "e" in text:     # no exponent: as many decimals as the resolution (or the digits) resolve
+        places = 0 if abs(v) >= 1 else (math.ceil(-math.log10(step)) if step > 0
+                                        else digits - 1 - math.floor(math.log10(abs(v))))
+        text = f"{v:.{max(places, 0)}f}"
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{'0' if text in ('-0', '') else text}{t.shown}"
 
 
 def declared() -> dict:

@@ -421,7 +421,7 @@ def show_exponents(ch, tables: pd.DataFrame) -> None:
     if cmp.empty:
         return
     ch.table(exponent_table(cmp), "textbook_exponents.csv",
-             "Fitted exponent of goodput against p (least squares on the log-log points from 1e-4 to 3e-2), ours "
+             "Fitted exponent of goodput against p (least squares on the log-log points from 10⁻⁴ to 3×10⁻²), ours "
              "and each model's over the same loss rates. Mathis et al.'s is -0.5 by construction; timeouts make "
              "Padhye et al.'s steeper at high loss; RFC 9438's CUBIC region alone would give -0.75.")
 

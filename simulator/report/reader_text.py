@@ -1,0 +1,70 @@
+"""What a reader must not meet in the book's text (its prose, tables, captions and notes, folded or not;
+not code cells): numbers printed finer than anything is measured, intervals of width 0, p-values
+printed as 0, 1 or with an exponent, and the project's internal words. The browser check
+(simulator/report/browser_check.py) runs these over every page of the built book.
+
+  float_noise     a number with an exponent ('5.225e-14') or more than MAX_DIGITS significant digits
+                  ('0.30000000000000004', '96.38000001'): no metric is measured that finely
+                  (reference/metric_thresholds.yaml), so the digits are float noise
+  zero_width_ci   an interval '[x, x]': every seed gave the same value; the book writes "deterministic"
+  p_value         'p = 0', 'p = 1' or a p with an exponent ('p = 1e-130'); the book writes 'p < 10⁻⁶',
+                  'p > 0.99' (number_format.p_value)
+  code_word       a word of CODE_WORDS, or a snake_case identifier (a study key, a metric column) in
+                  prose; file names and paths (`studies/ns2_delay.yaml`, results/tables/x.csv) are
+                  allowed: captions name the study file they were made from (the style rules ask so)
+"""
+from __future__ import annotations
+
+import re
+
+MAX_DIGITS = 6          # no metric has a resolution finer than 1e-6 of its value (metric_thresholds.yaml)
+
+# Internal words a reader does not know, each with why it is banned (checked as whole words, any case
+# for the words, exactly for the symbols).
+CODE_WORDS = {
+    "run_time_limit": "a study-file key; the reader's word is 'time limit of a run'",
+    "stack:": "a study-file key with its colon; say 'the Linux variant of the TCP stack'",
+    "part (a)": "the index of a part of a claim's decide block; the note names what the part compares",
+    "part (b)": "as part (a)",
+    "part (c)": "as part (a)",
+    "target": "the decide block's key for the algorithm an `extreme` part tests; name the algorithm",
+}
+# a snake_case identifier: two or more lower-case words joined by underscores
+SNAKE = re.compile(r"(?<![\w./:=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.[a-z]{2,4}\b)")
+_WORDS = re.compile("|".join(
+    (rf"\b{re.escape(w)}\b" if w[-1].isalnum() else rf"\b{re.escape(w)}") for w in CODE_WORDS), re.I)
+
+_NUMBER = r"(?<![\w.])[-−]?\d+(?:\.\d+)?"
+EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+\b")
+LONG = re.compile(r"(?<![\w.])\d*\.?\d{%d,}\b" % (MAX_DIGITS + 1))
+ZERO_WIDTH = re.compile(rf"\[\s*({_NUMBER})\s*,\s*\1\s*\]")
+P_VALUE = re.compile(r"\bp\s*=\s*(?:[01](?:\.0+)?(?![\d.×])|\d+(?:\.\d+)?[eE][-+]?\d+)")
+
+CONTEXT = 40
+
+
+def _significant(number: str) -> int:
+    """Significant digits of a decimal number as written ('0.0000120' -> 3)."""
+    digits = number.replace(".", "").lstrip("-−").lstrip("0")
+    return len(digits)
+
+
+def _snippet(text: str, m: re.Match) -> str:
+    return " ".join(text[max(0, m.start() - CONTEXT):m.end() + CONTEXT].split())
+
+
+def problems(text: str) -> list[tuple[str, str]]:
+    """(kind, snippet) of every problem in a page's reader text, each snippet once per kind."""
+    found = []
+    for kind, pattern, keep in (
+            ("float_noise", EXPONENT, lambda m: True),
+            ("float_noise", LONG, lambda m: _significant(m.group(0)) > MAX_DIGITS and "." in m.group(0)),
+            ("zero_width_ci", ZERO_WIDTH, lambda m: True),
+            ("p_value", P_VALUE, lambda m: True),
+            ("code_word", _WORDS, lambda m: True),
+            ("code_word", SNAKE, lambda m: True)):
+        for m in pattern.finditer(text):
+            item = (kind, _snippet(text, m))
+            if keep(m) and item not in found:
+                found.append(item)
+    return found
