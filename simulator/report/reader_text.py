@@ -27,7 +27,8 @@ CODE_WORDS = {
     "part (a)": "the index of a part of a claim's decide block; the note names what the part compares",
     "part (b)": "as part (a)",
     "part (c)": "as part (a)",
-    "target": "the decide block's key for the algorithm an `extreme` part tests; name the algorithm",
+    "target:": ("the decide block's key for the algorithm an `extreme` part tests; name the algorithm "
+                "(the plain word is English: 'the target RTT')"),
 }
 # a snake_case identifier: two or more lower-case words joined by underscores
 SNAKE = re.compile(r"(?<![\w./:=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.[a-z]{2,4}\b)")
@@ -35,7 +36,7 @@ _WORDS = re.compile("|".join(
     (rf"\b{re.escape(w)}\b" if w[-1].isalnum() else rf"\b{re.escape(w)}") for w in CODE_WORDS), re.I)
 
 _NUMBER = r"(?<![\w.])[-−]?\d+(?:\.\d+)?"
-EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+\b")
+EXPONENT = re.compile(r"(?<!p = )(?<!p=)(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+\b")
 LONG = re.compile(r"(?<![\w.])\d*\.?\d{%d,}\b" % (MAX_DIGITS + 1))
 ZERO_WIDTH = re.compile(rf"\[\s*({_NUMBER})\s*,\s*\1\s*\]")
 P_VALUE = re.compile(r"\bp\s*=\s*(?:[01](?:\.0+)?(?![\d.×])|\d+(?:\.\d+)?[eE][-+]?\d+)")
