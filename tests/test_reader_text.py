@@ -29,3 +29,9 @@ def test_what_a_reader_reads_is_left_alone():
 
 def test_every_banned_word_says_why():
     assert all(isinstance(why, str) and len(why) > 10 for why in rt.CODE_WORDS.values())
+
+
+def test_a_name_in_code_type_is_allowed_but_a_banned_word_is_not():
+    text, prose = "set `buffer_pkts` to 100; `stack:` linux", "set   to 100;   linux"
+    assert [k for k, _ in rt.problems(text, prose)] == ["code_word"]       # stack: only
+    assert "stack:" in rt.problems(text, prose)[0][1]

@@ -136,16 +136,18 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
     const p = el.closest("p");
     return !!p && main.contains(p) && p.children.length === 1 && p.firstElementChild.tagName === "EM"
         && p.innerText.trim() === p.firstElementChild.innerText.trim(); };
-  const reader = [];   // what a reader reads in the column, folded included; not code cells nor math
-  const prose = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-  for (let n = prose.nextNode(); n; n = prose.nextNode())
-    if (!n.parentElement.closest("pre, script, style, .cell_input, div.highlight, mjx-container, .MathJax, .headerlink"))
+  const reader = [], prose = [];   // what a reader reads in the column, folded included; not code cells nor
+  // math; `prose` without inline code either (a `name` in code type is one a reader may type in a study file)
+  const words = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = words.nextNode(); n; n = words.nextNode())
+    if (!n.parentElement.closest("pre, script, style, .cell_input, div.highlight, mjx-container, .MathJax, .headerlink")) {
       reader.push(n.nodeValue);
+      prose.push(n.parentElement.closest("code") ? " " : n.nodeValue); }
   const verdict = document.querySelector(".verdict-box");
   done({
     scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, height: root.scrollHeight,
     verdictBottom: verdict ? Math.round(verdict.getBoundingClientRect().bottom + window.scrollY) : null,
-    reader: reader.join(" "),
+    reader: reader.join(" "), prose: prose.join(" "),
     pageWide, spill: spill.map(s => s.text), scroll,
     links: [...document.querySelectorAll("a[href]")].map(a => a.getAttribute("href")),
     srcs: [...document.querySelectorAll("img[src]")].map(i => i.getAttribute("src")),
@@ -249,7 +251,7 @@ def page_problems(html_dir: Path, page: Path, facts: dict) -> list[Problem]:
             found.append(Problem(rel, "caption", f"no caption: {img['src']}"))
     found += [Problem(rel, "error_text", h) for h in hits(ERROR_WORDS, facts["visible"])]
     found += [Problem(rel, "absolute_path", h) for h in hits(MACHINE_PATH, facts["text"])]
-    found += [Problem(rel, kind, h) for kind, h in reader_text.problems(facts.get("reader", ""))]
+    found += [Problem(rel, kind, h) for kind, h in reader_text.problems(facts.get("reader", ""), facts.get("prose"))]
     bottom = facts.get("verdictBottom")
     if bottom is not None and bottom > FIRST_SCREEN:
         found.append(Problem(rel, "verdict_low", f"the verdict box ends {bottom} px down the page at "

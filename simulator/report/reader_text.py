@@ -9,9 +9,11 @@ printed as 0, 1 or with an exponent, and the project's internal words. The brows
   zero_width_ci   an interval '[x, x]': every seed gave the same value; the book writes "deterministic"
   p_value         'p = 0', 'p = 1' or a p with an exponent ('p = 1e-130'); the book writes 'p < 10⁻⁶',
                   'p > 0.99' (number_format.p_value)
-  code_word       a word of CODE_WORDS, or a snake_case identifier (a study key, a metric column) in
-                  prose; file names and paths (`studies/ns2_delay.yaml`, results/tables/x.csv) are
-                  allowed: captions name the study file they were made from (the style rules ask so)
+  code_word       a word of CODE_WORDS anywhere, or a snake_case identifier (a metric column, a setting
+                  `delay_ms=10`) in prose, outside code type; file names and paths
+                  (studies/ns2_delay.yaml, results/tables/x.csv) are allowed: captions name the study
+                  file they were made from (the style rules ask so); a name in code type (`buffer_pkts`)
+                  is one a reader may type into a study file
 """
 from __future__ import annotations
 
@@ -54,18 +56,21 @@ def _snippet(text: str, m: re.Match) -> str:
     return " ".join(text[max(0, m.start() - CONTEXT):m.end() + CONTEXT].split())
 
 
-def problems(text: str) -> list[tuple[str, str]]:
-    """(kind, snippet) of every problem in a page's reader text, each snippet once per kind."""
+def problems(text: str, prose: str | None = None) -> list[tuple[str, str]]:
+    """(kind, snippet) of every problem in a page's reader text, each snippet once per kind. `prose` is
+    the same text without inline code (None: `text`): a snake_case name in code type (`buffer_pkts`) is
+    one a reader may type into a study file, so only prose is searched for them; the banned words of
+    CODE_WORDS are searched in both."""
     found = []
-    for kind, pattern, keep in (
-            ("float_noise", EXPONENT, lambda m: True),
-            ("float_noise", LONG, lambda m: _significant(m.group(0)) > MAX_DIGITS and "." in m.group(0)),
-            ("zero_width_ci", ZERO_WIDTH, lambda m: True),
-            ("p_value", P_VALUE, lambda m: True),
-            ("code_word", _WORDS, lambda m: True),
-            ("code_word", SNAKE, lambda m: True)):
-        for m in pattern.finditer(text):
-            item = (kind, _snippet(text, m))
+    for kind, pattern, keep, where in (
+            ("float_noise", EXPONENT, lambda m: True, text),
+            ("float_noise", LONG, lambda m: _significant(m.group(0)) > MAX_DIGITS and "." in m.group(0), text),
+            ("zero_width_ci", ZERO_WIDTH, lambda m: True, text),
+            ("p_value", P_VALUE, lambda m: True, text),
+            ("code_word", _WORDS, lambda m: True, text),
+            ("code_word", SNAKE, lambda m: True, text if prose is None else prose)):
+        for m in pattern.finditer(where):
+            item = (kind, _snippet(where, m))
             if keep(m) and item not in found:
                 found.append(item)
     return found

@@ -104,8 +104,8 @@ def stack_why(stack: str) -> str:
               else "grows 1/cwnd per ACK, whatever it covers")
     per = "one segment per RTT" if packets_per_increment(stack) == 1 else \
         f"one segment per {packets_per_increment(stack)} RTTs"
-    timer = ("SRTT + rto_min (Linux floors the variance term)" if stacks.RTO_TIMER[d.rto_timer]["rto_estimator"] == "linux"
-             else "max(SRTT, rto_min) (RFC 6298 with RTTVAR near 0)")
+    timer = ("SRTT + the minimum RTO (Linux floors the variance term)" if stacks.RTO_TIMER[d.rto_timer]["rto_estimator"] == "linux"
+             else "max(SRTT, the minimum RTO) (RFC 6298 with RTTVAR near 0)")
     return f"the receiver {acks} and the window {growth}: {per}; T0 = {timer}, rto_min {d.rto_min:g} s"
 
 
