@@ -74,7 +74,7 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     (and per-run range), the seeds and the verdict."""
     k = frame["metric"].map(claim_words.scale)       # a share of 1 in %, as the chapters write it
     view = pd.DataFrame({
-        "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
+        "published number": frame["item"].map(claim_words.prose), "setting": frame["variant"].map(claim_words.setting),
         "metric": frame["metric"].map(claim_words.metric),
         "paper": (k * frame["paper_value"]).map(fmt), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
         "95% CI": [interval(lo, hi) for lo, hi in zip(k * frame["ci_low"], k * frame["ci_high"])]})

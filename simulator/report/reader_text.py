@@ -9,7 +9,7 @@ printed as 0, 1 or with an exponent, and the project's internal words. The brows
   zero_width_ci   an interval '[x, x]': every seed gave the same value; the book writes "deterministic"
   p_value         'p = 0', 'p = 1' or a p with an exponent ('p = 1e-130'); the book writes 'p < 10⁻⁶',
                   'p > 0.99' (number_format.p_value)
-  code_word       a word of CODE_WORDS anywhere, or a snake_case identifier (a metric column, a setting
+  code_word       a word of CODE_WORDS anywhere, or a snake_case identifier not in ALLOWED (a metric column, a setting
                   `delay_ms=10`) in prose, outside code type; file names and paths
                   (studies/ns2_delay.yaml, results/tables/x.csv) are allowed: captions name the study
                   file they were made from (the style rules ask so); a name in code type (`buffer_pkts`)
@@ -31,6 +31,14 @@ CODE_WORDS = {
     "part (c)": "as part (a)",
     "target:": ("the decide block's key for the algorithm an `extreme` part tests; name the algorithm "
                 "(the plain word is English: 'the target RTT')"),
+}
+# snake_case names the book uses as names, each with why a reader may meet it in prose
+ALLOWED = {
+    "as_published": ("the name of the M/M/1 model variant that runs the paper's published code; the Method page "
+                     "defines it and every M/M/1 table and figure labels its rows by it"),
+    "published_tahoe": "the paper's published Tahoe code as an algorithm of that variant (defined on the Method page)",
+    "published_reno": "the paper's published Reno code as an algorithm of that variant (defined on the Method page)",
+    "published_cubic": "the paper's published Cubic code as an algorithm of that variant (defined on the Method page)",
 }
 # a snake_case identifier: two or more lower-case words joined by underscores
 SNAKE = re.compile(r"(?<![\w./:=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.[a-z]{2,4}\b)")
@@ -68,7 +76,7 @@ def problems(text: str, prose: str | None = None) -> list[tuple[str, str]]:
             ("zero_width_ci", ZERO_WIDTH, lambda m: True, text),
             ("p_value", P_VALUE, lambda m: True, text),
             ("code_word", _WORDS, lambda m: True, text),
-            ("code_word", SNAKE, lambda m: True, text if prose is None else prose)):
+            ("code_word", SNAKE, lambda m: m.group(0) not in ALLOWED, text if prose is None else prose)):
         for m in pattern.finditer(where):
             item = (kind, _snippet(where, m))
             if keep(m) and item not in found:

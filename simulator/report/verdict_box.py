@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import claim_reasons, headline
+from simulator.report import claim_reasons, claim_words, headline
 from simulator.report.html_view import BADGE
 from simulator.report.verdicts import VERDICTS
 
@@ -28,7 +28,7 @@ def claims_line(c) -> str:
 def numbers_line(c) -> str:
     if not c.numbers and not c.not_run:
         return ""
-    by = f" ({html.escape(c.agree_by_setting)})" if c.agree_by_setting else ""
+    by = f" ({html.escape(claim_words.prose(c.agree_by_setting))})" if c.agree_by_setting else ""
     missing = f"; {c.not_run} not run" if c.not_run else ""
     return f"<b>Published numbers:</b> <b>{c.agree} of {c.numbers}</b> agree with ours{by}{missing}."
 
