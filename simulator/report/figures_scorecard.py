@@ -223,6 +223,7 @@ def show_qtcol_numbers(ch, card: Card) -> None:
     counts = verdict_counts(numbers, "metric")
     view = counts_view(counts, "metric")
     view.insert(1, "tolerance", [tolerance_text(m) if m in TOLERANCES else "–" for m in view["metric"]])
+    view["metric"] = view["metric"].map(claim_words.metric)      # median_rtt_ms -> median RTT (ms)
     ran = numbers[numbers["verdict"] != "missing"]
     ch.table(view, "qtcol_numbers_per_metric.csv",
              f"**{int((ran['verdict'] == 'inside').sum())} of {len(ran)} published numbers we ran agree within "

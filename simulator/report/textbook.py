@@ -106,7 +106,7 @@ def stack_why(stack: str) -> str:
         f"one segment per {packets_per_increment(stack)} RTTs"
     timer = ("SRTT + the minimum RTO (Linux floors the variance term)" if stacks.RTO_TIMER[d.rto_timer]["rto_estimator"] == "linux"
              else "max(SRTT, the minimum RTO) (RFC 6298 with RTTVAR near 0)")
-    return f"the receiver {acks} and the window {growth}: {per}; T0 = {timer}, rto_min {d.rto_min:g} s"
+    return f"the receiver {acks} and the window {growth}: {per}; T0 = {timer}, minimum RTO {d.rto_min:g} s"
 
 
 def models_of(algorithm: str) -> tuple:
