@@ -156,9 +156,9 @@ def test_claim_qt_4_ordering():
     assert r.decision.verdict == "contradicted" and "bbr utilization 94.3% > cubic 96.4%: reversed" in r.note
     assert "CUBIC 96.4%" in r.note
     r = claim("qt-4", multiflow(cubic=0.92, bbr=0.94, sd=0.03))  # right by mean, within the noise
-    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.94 > cubic 0.92: not significant" in r.note
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 94% > cubic 92%: not significant" in r.note
     r = claim("qt-4", multiflow(cubic=0.935, bbr=0.94, sd=0.001))  # significant, but half a point: negligible
-    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.94 > cubic 0.935: negligible" in r.note
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 94% > cubic 93.5%: negligible" in r.note
     r = claim("qt-4", multiflow(cubic=0.94, bbr=0.94))  # deterministic tie
     assert r.decision.verdict == "inconclusive" and r.decision.p_value == 1.0
     # QtColFair compared at the alphas it ran with; with none, or without BBR, nothing to decide
