@@ -81,7 +81,7 @@ def _fault(r) -> str:
 
 def _why(r) -> str:
     why = r.get("why")
-    return html.escape(why) if isinstance(why, str) and why else ""
+    return html.escape(claim_words.prose(why)) if isinstance(why, str) and why else ""   # reader words
 
 
 def runs(group: pd.DataFrame, cell) -> list:
