@@ -38,6 +38,11 @@ CLEAN = page("""
 <figure><img src="_images/fig.png" width="100" height="50"><figcaption>A figure directive's caption.</figcaption></figure>
 <details><summary>Show code cell source</summary><pre>try:\n    x()\nexcept ValueError:\n    pass  # a very long line of folded code that would scroll sideways if it were shown, well past 600 px</pre></details>
 <div style="overflow-x:auto"><table><tr><td>a table that fits</td></tr></table></div>
+<p>Numbers as a reader reads them: 7.39 (deterministic), 7.22 [7.2, 7.25], p &lt; 10⁻⁶, p = 0.032, p &gt; 0.99,
+9.33×10⁻⁶, 1234.5, 0.000123, Made from <code>studies/ns2_delay.yaml</code> and results/tables/ns2_delay.csv
+(<a href="https://example.org/a_b">the site</a>), a Linux stack, the target RTT.</p>
+<details><summary>Show code cell source</summary><pre>stack: linux\nrun_time_limit = ping_rtt_mean_ms</pre></details>
+<div class="verdict-box"><p>Verdict: on the first screen.</p></div>
 <p>Inline math that overhangs its clipping box: <span class="math"><span style="display:inline-block;width:14px;margin-right:-4px">K</span></span>.
 Words that are not errors: errors, error, Terror, Errorless.</p>
 """, "clean")
@@ -58,6 +63,15 @@ DEFECTS = {   # page -> (kind it must report, body)
     "path_link.html": ("absolute_path", "<a href='file:///etc/hosts'>hosts</a>"),
     "caption.html": ("caption", "<img src='_images/fig.png'><p>A plain paragraph is not a caption.</p>"),
     "too_tall.html": ("too_tall", "<div style='height:16000px'>a page taller than a reader scrolls</div>"),
+    "float_exponent.html": ("float_noise", "<p>sd 5.225e-14 s against 5.23e-14 s</p>"),
+    "float_tail.html": ("float_noise", "<table><tr><td>0.30000000000000004</td><td>96.38000001</td></tr></table>"),
+    "zero_ci.html": ("zero_width_ci", "<details><summary>more</summary><p>goodput 96.38 [96.38, 96.38]</p></details>"),
+    "p_one.html": ("p_value", "<p>not significant (p = 1)</p>"),
+    "p_exponent.html": ("p_value", "<p>holds (p = 1e-130)</p>"),
+    "code_key.html": ("code_word", "<p>set <code>stack:</code> to linux; part (c) is not testable</p>"),
+    "code_snake.html": ("code_word", "<p>vegas ping_rtt_mean_ms 4.759 &lt; bbr 7.446</p>"),
+    "verdict_low.html": ("verdict_low", "<div style='height:700px'>a long introduction</div>"
+                                        "<div class='verdict-box' style='height:200px'>Verdict</div>"),
     "caption_two.html": ("caption", "<img src='_images/fig.png'><img src='_images/fig.png'>"
                                     "<p><em>Figure: one caption for the second image only.</em></p>"),
 }
@@ -118,6 +132,10 @@ def test_problems_say_what_and_where(small_book):
     assert "Traceback" in found["traceback.html"] and "/tmp/pytest-7" in found["path_text.html"]
     assert "file:///etc/hosts" in found["path_link.html"]
     assert [p.detail for p in problems if p.page == "caption_two.html"] == ["no caption: _images/fig.png"]
+    assert "5.225e-14" in found["float_exponent.html"] and "[96.38, 96.38]" in found["zero_ci.html"]
+    assert "ping_rtt_mean_ms" in found["code_snake.html"] and "p = 1" in found["p_one.html"]
+    assert re.fullmatch(r"the verdict box ends 9\d\d px down the page at 1280 px wide \(at most 800 px\): "
+                        r"the answer fits the first screen", found["verdict_low.html"]), found["verdict_low.html"]
     assert re.fullmatch(r"page is 16\d\d\d px tall at 1280 px wide \(at most 15000 px\): fold long tables and "
                         r"secondary sections", found["too_tall.html"]), found["too_tall.html"]
 
@@ -157,6 +175,7 @@ def test_cli_writes_json_and_exits_1_on_problems(small_book, tmp_path, capsys):
     report = json.loads(out.read_text())
     assert report["browser_missing"] is None and len(report["problems"]) == len(problems)
     assert report["heights"]["too_tall.html"] > bc.MAX_HEIGHT > report["heights"]["clean.html"] > 0
+    assert report["verdict_bottoms"]["verdict_low.html"] > bc.FIRST_SCREEN > report["verdict_bottoms"]["clean.html"] > 0
     assert bc.main([str(html), "--screenshots", "", "--json", str(out), "--exit-zero"]) == 0
     assert "book check:" in capsys.readouterr().err
 
@@ -189,3 +208,8 @@ def test_tiny_book_has_no_problem_in_a_real_browser(built_report):
     assert max(h for _, h in sizes.values()) > 5000, sizes        # full height, not one window
     problems = "\n".join(f"{p['page']}: {p['kind']}: {p['detail']}" for p in report["problems"])
     assert not report["problems"], f"{len(report['problems'])} problem(s) in the tiny book:\n{problems}"
+    # the answer first: every chapter that has a verdict box shows it on the first screen
+    chapters = {"mm1.html", "qtcol.html", "ns2.html", "testbed.html", "mininet.html", "scorecard.html"}
+    bottoms = report["verdict_bottoms"]
+    assert chapters & set(report["pages"]) <= set(bottoms), bottoms
+    assert all(0 < b <= bc.FIRST_SCREEN for b in bottoms.values()), bottoms

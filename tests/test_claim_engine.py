@@ -186,3 +186,19 @@ def test_reasons_file_with_an_unknown_claim_kind_or_study_is_rejected(tmp_path):
         f.write_text(body)
         with pytest.raises(ValueError, match=message):
             R.check(f, {"toy-1"}, {"s": "mm1"})
+
+
+def test_a_note_prints_a_share_in_the_percent_declared_for_its_metric(tmp_path):
+    # utilization is held as a share of 1 and declared `shown: "%"`: the note reads 95.81% > 94.5%,
+    # not 0.9581 > 0.945, as every table and figure of the book prints it
+    from simulator.report import claim_rule
+    path = tmp_path / "shown.yaml"
+    path.write_text('m: {unit: share, shown: "%", resolution: 0, practical: {abs: 0}, why: toy}\n')
+    claim_rule.use_thresholds(path)
+    rows = [row("a", "m", 0.9581, 0.001), row("b", "m", 0.9, 0.001, x=1), row("b", "m", 0.95, 0.001, x=2)]
+    d = decide([{"threshold": [{"algorithm": "a"}, ">", 0.945]}], rows[:1])
+    assert "a m 95.81% > 94.5%: holds" in d.note
+    d = decide([{"within": [{"algorithm": "a"}, 0.9, 0.95]}], rows[:1])
+    assert "a m 95.81% < 95%: reversed" in d.note
+    d = decide([{"trend": {"cell": {"algorithm": "b"}, "param": "x", "rising": True}}], rows[1:])
+    assert "(90% -> 95%; series 1: 90%, 2: 95%)" in d.note

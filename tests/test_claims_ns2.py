@@ -173,7 +173,7 @@ def test_ns2_2_overlap_is_inconclusive():
 def test_ns2_2_not_testable_without_drops_unless_contradicted():
     r, note = decided(topology_table(0.3, 0.6, 0.0, 0.0), "ns2-2")
     assert r["verdict"] == "not_testable" and math.isnan(r["p_value"])
-    assert "so that part cannot be tested" in note and "alone: reproduced" in note
+    assert "so it cannot be tested" in note and "alone: reproduced" in note
     assert "(c) topology=mesh vegas loss_pct vs reno (loss_pct 0 on both sides)" in note
     # a significant reversal of another part still contradicts the claim
     r, note = decided(topology_table(0.7, 0.6, 0.0, 0.0), "ns2-2")
@@ -320,7 +320,7 @@ def test_ns2_7_needs_fewer_timeouts_and_higher_throughput():
     t = newreno_table(6.0, 0.85)
     t.loc[t["metric"] == "loss_pct", ["mean", "sd"]] = 0.0
     r, note = decided(t, "ns2-7")
-    assert r["verdict"] == "not_testable" and "so that part cannot be tested" in note
+    assert r["verdict"] == "not_testable" and "so it cannot be tested" in note
     assert "2 configurations without any drop were left out" in note and math.isnan(r["ours_mean"])
 
 

@@ -167,7 +167,7 @@ def test_drops_counts_points_with_drops_per_window():
     assert d["window_ (packets)"].tolist() == ["20 (NS-2 default)", "0 (no cap)"]
     assert d["grid points"].tolist() == [6, 6] and d["grid points"].dtype.kind == "i"
     assert d["points where a run dropped packets"].tolist() == [0, 6]
-    assert d["scenario (study)"].tolist() == ["5: queue (ns2_queue)"] * 2
+    assert d["scenario (study file)"].tolist() == ["5: queue (config/studies/ns2_queue.yaml)"] * 2
 
 
 def test_verdict_counts_are_integers_per_setting_with_every_verdict():

@@ -320,7 +320,7 @@ def test_published_vs_ours_has_the_scorecards_numbers_and_verdicts():
 
 def test_table_cells_write_integers_as_integers_and_ties_as_ties():
     assert [cells.num(v) for v in (5.0, 96.40896943999999, 0.000241, 12345.0, float("nan"), 2.418e-05)] == [
-        "5", "96.41", "0.000241", "12 345", "–", "2.418e-05"]
+        "5", "96.41", "0.000241", "12 345", "–", "2.418×10⁻⁵"]
     assert cells.difference(96.40896944, 96.40896943999999) == "tie"
     assert cells.difference(96.4, 93.1) == "+3.3 (+3.5%)" and cells.difference(0.2212, 0.22) == "+0.0012 (+0.55%)"
 

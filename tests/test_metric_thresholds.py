@@ -31,7 +31,8 @@ def test_a_claim_reading_a_metric_without_an_entry_is_refused_naming_file_and_me
 
 
 @pytest.mark.parametrize("entry, message", [
-    ("{unit: x, resolution: 0, practical: {abs: 0.1}}", "expected exactly the keys practical, resolution, unit, why"),
+    ("{unit: x, resolution: 0, practical: {abs: 0.1}}", "expected the keys practical, resolution, unit, why"),
+    ("{unit: x, shown: percent, resolution: 0, practical: {abs: 0.1}, why: y}", "shown: expected one of %; got 'percent'"),
     ("{unit: x, resolution: -1, practical: {abs: 0.1}, why: y}", "resolution: expected a number >= 0, got -1"),
     ("{unit: x, resolution: 0, practical: {pct: 1}, why: y}", "practical: expected a mapping with abs and/or rel"),
     ("{unit: x, resolution: 1, practical: {abs: 0.1}, why: y}", "practical.abs 0.1 is below the resolution 1"),
@@ -81,3 +82,9 @@ def test_the_engine_decides_a_constructed_table_with_the_metrics_practical_thres
     assert d.decision.verdict == "contradicted"         # 5 points: the difference matters
     d = _verdict([{"order": [{"algorithm": "a"}, ">", {"algorithm": "b"}]}], [("a", 0.97, 0.0, 1), ("b", 0.95, 0.0, 1)])
     assert d.decision.verdict == "reproduced"
+
+
+def test_utilization_and_plr_are_shown_in_percent_and_other_metrics_in_their_tables_unit():
+    declared = mt.load(ROOT / "reference" / "metric_thresholds.yaml")
+    assert {m for m, t in declared.items() if t.scale != 1} == {"utilization", "plr"}
+    assert declared["utilization"].scale == 100 and declared["utilization"].shown == "%"

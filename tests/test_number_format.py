@@ -9,6 +9,7 @@ def test_numbers():
     assert [nf.num(v) for v in (20.0, 0.41912, 1234.5, 5.206e-14, -3e-12, float("nan"), None, "mesh")] == [
         "20", "0.419", "1234", "0", "0", "–", "–", "mesh"]
     assert nf.num(0.000123) == "0.000123" and nf.num(2.5, 2) == "2.5"
+    assert nf.num(9.33e-06) == "9.33×10⁻⁶" and nf.num(2e-5) == "2×10⁻⁵"     # never "9.33e-06"
 
 
 def test_mean_with_ci():

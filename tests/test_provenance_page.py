@@ -32,7 +32,8 @@ def write_study(tmp_path, study, seeds_per_point, n_of_missing_metric=0):
 
 
 def row_of(markdown, study):
-    return next(line for line in markdown.splitlines() if line.startswith(f"| {study} |")).split(" | ")
+    return next(line for line in markdown.splitlines()
+                if line.startswith((f"| `{study}` |", f"| {study} |"))).split(" | ")
 
 
 def test_studies_table_gives_the_seeds_the_runs_used_not_a_metrics_n(tmp_path):

@@ -100,3 +100,26 @@ def test_claims_table_cuts_the_interval_at_0_and_shows_the_reason_and_every_comp
     html = claims_view.claims_html(rows)
     assert "2.5 [0, 34.27]" in html and "-29" not in html
     assert "few seeds" in html and "<details><summary>every comparison</summary>" in html and "a &lt; b" in html
+
+
+def test_every_figure_is_refused_when_its_text_would_show_under_9_px(tmp_path):
+    # the check is in Chapter.figure, the one helper that saves and shows every figure of the book:
+    # the saved image's width (legends outside included), shrunk to the 900-px column, decides
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from simulator.report import chapter as chapter_module, style
+
+    ch = chapter_module.Chapter(tmp_path / "figures", tmp_path / "downloads", "downloads")
+    ok, ax = plt.subplots(figsize=(6, 3))
+    ax.plot([0, 1], [0, 1], label="x")
+    ax.legend(fontsize=9)
+    ch.figure(ok, "readable")
+    assert (tmp_path / "figures" / "readable.png").exists()
+    wide, ax = plt.subplots(figsize=(16, 3))       # shrunk to about half: 9 pt shows at about 6 px
+    ax.plot([0, 1], [0, 1], label="a legend entry")
+    ax.legend(fontsize=9)
+    with pytest.raises(style.FigureTextTooSmall, match=r"figure too_wide: text '.*' \(\d+ pt\) shows at \d\.\d px "
+                                                       r"in the book \(at least 9 px\)"):
+        ch.figure(wide, "too_wide")
+    assert not (tmp_path / "figures" / "too_wide.png").exists()     # nothing half-written is left

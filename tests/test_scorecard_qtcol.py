@@ -153,12 +153,12 @@ def test_claim_qt_4_ordering():
     assert r.decision.verdict == "reproduced" and r.headline["mean"] == 0.96 and 0 < r.decision.p_value < 0.05
     assert len(r.decision.comparisons) == 6 and "deterministic" not in r.note
     r = claim("qt-4", multiflow(cubic=0.964, bbr=0.943, sd=0.002))  # ours: CUBIC above BBR
-    assert r.decision.verdict == "contradicted" and "bbr utilization 0.943 > cubic 0.964: reversed" in r.note
-    assert "CUBIC 0.9640" in r.note
+    assert r.decision.verdict == "contradicted" and "bbr utilization 94.3% > cubic 96.4%: reversed" in r.note
+    assert "CUBIC 96.4%" in r.note
     r = claim("qt-4", multiflow(cubic=0.92, bbr=0.94, sd=0.03))  # right by mean, within the noise
-    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.94 > cubic 0.92: not significant" in r.note
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 94% > cubic 92%: not significant" in r.note
     r = claim("qt-4", multiflow(cubic=0.935, bbr=0.94, sd=0.001))  # significant, but half a point: negligible
-    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.94 > cubic 0.935: negligible" in r.note
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 94% > cubic 93.5%: negligible" in r.note
     r = claim("qt-4", multiflow(cubic=0.94, bbr=0.94))  # deterministic tie
     assert r.decision.verdict == "inconclusive" and r.decision.p_value == 1.0
     # QtColFair compared at the alphas it ran with; with none, or without BBR, nothing to decide
@@ -250,7 +250,7 @@ def test_claim_qt_8_deep_buffers():
     assert r.decision.verdict == "reproduced" and len(r.decision.comparisons) == 30
     r = claim("qt-8", buffer_sweep(falling[::-1], rising))  # CUBIC's utilization rises
     assert r.decision.verdict == "contradicted"
-    assert "cubic utilization falls from buffer_bdp=2 to 10 (0.914 -> 0.942" in r.note and ": reversed" in r.note
+    assert "cubic utilization falls from buffer_bdp=2 to 10 (91.4% -> 94.2%" in r.note and ": reversed" in r.note
     assert "CUBIC utilization 91.4% at 2 BDP -> 94.2% at 10 BDP" in r.note
     assert claim("qt-8", buffer_sweep(falling, rising, bbr_util=0.965)).decision.verdict == "contradicted"
     # BBR below 95% by mean at every buffer but with a wide spread: not significantly below
@@ -259,7 +259,7 @@ def test_claim_qt_8_deep_buffers():
     # BBR significantly below 95% but by half a point, less than utilization's practical threshold (1 point):
     # negligible, so the claim is inconclusive, not contradicted (this build's BBR: 94.5%)
     r = claim("qt-8", buffer_sweep(falling, rising, bbr_util=0.945, bbr_sd=0.001))
-    assert r.decision.verdict == "inconclusive" and "bbr utilization 0.945 < 0.95: negligible" in r.note
+    assert r.decision.verdict == "inconclusive" and "bbr utilization 94.5% < 95%: negligible" in r.note
     assert claim("qt-8", buffer_sweep(falling, rising).iloc[1:]).decision.verdict == "not_testable"
 
 
@@ -273,7 +273,7 @@ def test_claim_qt_9_shallow_buffers():
     bad = {**good, ("qtcolfair", "utilization"): 0.01}  # QtColFair collapses below BBR
     r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.003: bad}))
     assert r.decision.verdict == "contradicted"
-    assert "buffer_bdp=0.003 alpha=1.2 qtcolfair utilization 0.01 > bbr 0.5: reversed" in r.note
+    assert "buffer_bdp=0.003 alpha=1.2 qtcolfair utilization 1% > bbr 50%: reversed" in r.note
     noisy = {**good, ("bbr", "plr"): (0.03, 0.02)}  # BBR's PLR above the others by mean only
     r = claim("qt-9", buffer_sweep(*deep, shallow={**{b: good for b in sizes}, 0.1: noisy}))
     assert r.decision.verdict == "inconclusive"

@@ -21,7 +21,14 @@ full height (`<screenshots>/<page>.png`, no height cap) and checked for:
   too_tall       the page is taller than MAX_HEIGHT (15,000 px) at 1,280 px: the answer comes first
                  and long tables and secondary sections are folded (chapter.long_frame_html, folded)
 
-The JSON report gives every page's height (`heights`, px at the check's width).
+  float_noise, zero_width_ci, p_value, code_word
+                 in the reader's text of the main column (folded included; code cells and math not):
+                 see simulator/report/reader_text.py
+  verdict_low    a chapter's verdict box (class verdict-box) ends more than FIRST_SCREEN (800) px down
+                 the page at 1,280 px: the answer must fit the first screen
+
+The JSON report gives every page's height (`heights`, px at the check's width) and where each
+verdict box ends (`verdict_bottoms`, px from the top of the page).
 
     python -m simulator.report.browser_check results/book/_build/html --screenshots results/screenshots
     python -m simulator.report.browser_check <html dir> --json report.json   # '--json' alone: stdout
@@ -47,6 +54,8 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from simulator.report import reader_text
+
 WIDTH = 1280
 VIEWPORT_HEIGHT = 900      # while measuring; screenshots are as tall as the page
 SKIPPED_PAGES = ("genindex.html", "search.html")
@@ -59,6 +68,7 @@ ERROR_WORDS = re.compile(r"\bTraceback\b|\b[A-Za-z]*Error\b(?! bars?\b)")   # "E
 MACHINE_PATH = re.compile(r"(?<![\w.~-])(?:/tmp/|/home/|/root/|/work/)|file://")
 CONTEXT = 50   # characters either side of a text hit
 MAX_HEIGHT = 15000   # px at WIDTH: a page a reader scrolls through, not a data dump
+FIRST_SCREEN = 800   # px: a chapter's verdict box ends above this at WIDTH, on the first screen of a laptop
 
 
 class Problem(NamedTuple):
@@ -126,8 +136,18 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
     const p = el.closest("p");
     return !!p && main.contains(p) && p.children.length === 1 && p.firstElementChild.tagName === "EM"
         && p.innerText.trim() === p.firstElementChild.innerText.trim(); };
+  const reader = [], prose = [];   // what a reader reads in the column, folded included; not code cells nor
+  // math; `prose` without inline code either (a `name` in code type is one a reader may type in a study file)
+  const words = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = words.nextNode(); n; n = words.nextNode())
+    if (!n.parentElement.closest("pre, script, style, .cell_input, div.highlight, mjx-container, .MathJax, .headerlink")) {
+      reader.push(n.nodeValue);
+      prose.push(n.parentElement.closest("code") ? " " : n.nodeValue); }
+  const verdict = document.querySelector(".verdict-box");
   done({
     scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, height: root.scrollHeight,
+    verdictBottom: verdict ? Math.round(verdict.getBoundingClientRect().bottom + window.scrollY) : null,
+    reader: reader.join(" "), prose: prose.join(" "),
     pageWide, spill: spill.map(s => s.text), scroll,
     links: [...document.querySelectorAll("a[href]")].map(a => a.getAttribute("href")),
     srcs: [...document.querySelectorAll("img[src]")].map(i => i.getAttribute("src")),
@@ -231,6 +251,12 @@ def page_problems(html_dir: Path, page: Path, facts: dict) -> list[Problem]:
             found.append(Problem(rel, "caption", f"no caption: {img['src']}"))
     found += [Problem(rel, "error_text", h) for h in hits(ERROR_WORDS, facts["visible"])]
     found += [Problem(rel, "absolute_path", h) for h in hits(MACHINE_PATH, facts["text"])]
+    found += [Problem(rel, kind, h) for kind, h in reader_text.problems(facts.get("reader", ""), facts.get("prose"))]
+    bottom = facts.get("verdictBottom")
+    if bottom is not None and bottom > FIRST_SCREEN:
+        found.append(Problem(rel, "verdict_low", f"the verdict box ends {bottom} px down the page at "
+                                                 f"{facts.get('width', WIDTH)} px wide (at most {FIRST_SCREEN} px): "
+                                                 "the answer fits the first screen"))
     if facts["height"] > MAX_HEIGHT:
         found.append(Problem(rel, "too_tall", f"page is {facts['height']} px tall at {facts.get('width', WIDTH)} px "
                                               f"wide (at most {MAX_HEIGHT} px): fold long tables and secondary sections"))
@@ -283,7 +309,8 @@ def screenshot(browser, path: Path, width=WIDTH) -> int:
     return height
 
 
-def check_page(browser, html_dir: Path, page: Path, screenshots, width, log, heights=None) -> list[Problem]:
+def check_page(browser, html_dir: Path, page: Path, screenshots, width, log, heights=None,
+               verdict_bottoms=None) -> list[Problem]:
     """One page: its facts measured at a reader's window size, its screenshot, its problems (its height
     into `heights`, keyed by the page, if given)."""
     rel = page.relative_to(html_dir).as_posix()
@@ -297,6 +324,8 @@ def check_page(browser, html_dir: Path, page: Path, screenshots, width, log, hei
     facts["width"] = width
     if heights is not None:
         heights[rel] = facts["height"]
+    if verdict_bottoms is not None and facts.get("verdictBottom") is not None:
+        verdict_bottoms[rel] = facts["verdictBottom"]
     found = page_problems(html_dir, page, facts)
     if log:
         print(f"{rel}: {facts['height']} px tall, {len(found)} problem(s), {time.monotonic() - t0:.1f} s",
@@ -305,7 +334,7 @@ def check_page(browser, html_dir: Path, page: Path, screenshots, width, log, hei
 
 
 def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2,
-               heights=None) -> tuple[list[Problem], list[str]]:
+               heights=None, verdict_bottoms=None) -> tuple[list[Problem], list[str]]:
     """(problems, pages checked) of the book in html_dir; screenshots as <screenshots>/<page>.png; each page's
     height in px into `heights` (a dict) if given.  Pages are
     shared out over `browsers` browsers, the largest first (the book check ends the build: a long page's
@@ -328,7 +357,7 @@ def check_book(html_dir, screenshots=None, width=WIDTH, log=None, browsers=2,
                     page = queue.popleft()      # atomic: the browsers never take the same page
                 except IndexError:
                     return
-                found[page] = check_page(browser, html_dir, page, screenshots, width, log, heights)
+                found[page] = check_page(browser, html_dir, page, screenshots, width, log, heights, verdict_bottoms)
         finally:
             browser.quit()
 
@@ -353,15 +382,19 @@ def main(argv=None) -> int:
         Path(a.screenshots).mkdir(parents=True, exist_ok=True)
     report = {"html_dir": a.html_dir, "width": a.width, "screenshots": a.screenshots or None}
     try:
-        heights = {}
-        problems, checked = check_book(a.html_dir, a.screenshots or None, a.width, log=sys.stderr, heights=heights)
+        heights, bottoms = {}, {}
+        problems, checked = check_book(a.html_dir, a.screenshots or None, a.width, log=sys.stderr, heights=heights,
+                                       verdict_bottoms=bottoms)
         report |= {"browser_missing": None, "pages": checked, "problems": [p._asdict() for p in problems],
-                   "heights": {page: heights[page] for page in checked}, "max_height": MAX_HEIGHT}
+                   "heights": {page: heights[page] for page in checked}, "max_height": MAX_HEIGHT,
+                   "verdict_bottoms": {page: bottoms[page] for page in checked if page in bottoms},
+                   "first_screen": FIRST_SCREEN}
         summary = (f"book check: {len(problems)} problem(s) on {len({p.page for p in problems})} of {len(checked)} "
                    f"pages in {time.monotonic() - t0:.0f} s")
         status = 1 if problems else 0
     except BrowserMissing as e:
-        report |= {"browser_missing": str(e), "pages": [], "problems": [], "heights": {}, "max_height": MAX_HEIGHT}
+        report |= {"browser_missing": str(e), "pages": [], "problems": [], "heights": {}, "max_height": MAX_HEIGHT,
+                   "verdict_bottoms": {}, "first_screen": FIRST_SCREEN}
         summary = f"book check NOT RUN: {e}; tests/test_book_browser.py fails until it runs"
         status = 2
     report["seconds"] = round(time.monotonic() - t0, 1)

@@ -125,12 +125,18 @@ class Chapter:
 
         png = self.figures_dir / f"{name}.png"
         fig.savefig(png, bbox_inches="tight")
-        fig.savefig(self.figures_dir / f"{name}.svg", bbox_inches="tight")
-        plt.close(fig)      # saved: free it, a chapter draws dozens
         data = png.read_bytes()
         dpi = plt.rcParams["savefig.dpi"]
         scale = 1.0 if dpi == "figure" else plt.rcParams["figure.dpi"] / dpi
         width = round(png_width(data) * scale)
+        try:        # every figure of the book: its text at least 9 px as the page shows it
+            style.check_text_size(fig, name, width)
+        except style.FigureTextTooSmall:
+            png.unlink()
+            plt.close(fig)
+            raise
+        fig.savefig(self.figures_dir / f"{name}.svg", bbox_inches="tight")
+        plt.close(fig)      # saved: free it, a chapter draws dozens
         if _FOLDS:      # inside a folded section the image is part of its HTML
             emit(f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" width="{width}" alt="{name}">')
             return

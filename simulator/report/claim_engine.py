@@ -68,8 +68,8 @@ class Gathered:
             more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
             reason = "missing results: " + ", ".join(missing[:6]) + more
         elif not reason and self.no_drops and tested.verdict != "contradicted":
-            reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of part "
-                      + ", ".join(t for t in self.no_drops if t) + ", so that part cannot be tested")
+            reason = ("both sides are 0 (for a loss: nothing was dropped) in every comparison of "
+                      + ", ".join(t for t in self.no_drops if t) + ", so it cannot be tested")
         decision = rule.decide(self.comparisons, not_testable=reason) if reason else tested
         note = ("Parts: " + "; ".join(self.parts) + ". ") if self.parts else ""
         if reason:
@@ -174,8 +174,8 @@ class Part:
         k = self.value(self.spec.get("scale", 1), env)
         right = _scaled(rb, k) if k != 1 else stat(rb)
         scale = f"{k:g} x " if k != 1 else ""
-        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {scale}{lb} {float(rb['mean']):.4g}")   # k x B's own mean
         m = self.measure(sa)
+        lab = self.label(f"{la} {rule.shown(ra['mean'], m)} {op} {scale}{lb} {rule.shown(rb['mean'], m)}")   # k x B's own mean
         self.add(rule.greater(stat(ra), right, lab, m) if op == ">" else rule.less(stat(ra), right, lab, m))
 
     def extreme(self, env: dict) -> None:
@@ -192,7 +192,7 @@ class Part:
         if ra is None:
             return
         x, m = self.value(v, env), self.measure(sa)
-        lab = self.label(f"{la} {float(ra['mean']):.4g} {op} {x:.4g}")
+        lab = self.label(f"{la} {rule.shown(ra['mean'], m)} {op} {rule.shown(x, m)}")
         self.add(rule.above(stat(ra), x, lab, m) if op == ">" else rule.below(stat(ra), x, lab, m))
 
     def within(self, env: dict, a=None, lo=None, hi=None) -> None:
@@ -200,8 +200,9 @@ class Part:
         ra, la, sa = self.row(a, env)
         if ra is None:
             return
+        m = self.measure(sa)
         for c in rule.within(stat(ra), self.value(lo, env), self.value(hi, env),
-                             self.label(f"{la} {float(ra['mean']):.4g}"), self.measure(sa)):
+                             self.label(f"{la} {rule.shown(ra['mean'], m)}"), m):
             self.add(c)
 
     def near(self, env: dict) -> None:
@@ -236,13 +237,14 @@ class Part:
         (x0, r0), (x1, r1) = rows[0], rows[-1]
         cmp = rule.greater if rising else rule.less
         word = "rises" if rising else "falls"
-        series = ", ".join(f"{_fmt_value(x)}: {r['mean']:.3g}" for x, r in rows)
+        series = ", ".join(f"{_fmt_value(x)}: {rule.shown(r['mean'], m, 3)}" for x, r in rows)
         self.add(cmp(stat(r1), stat(r0), self.label(
             f"{describe(base)} {word} from {param}={_fmt_value(x0)} to {_fmt_value(x1)} "
-            f"({r0['mean']:.4g} -> {r1['mean']:.4g}; series {series})"), m))
+            f"({rule.shown(r0['mean'], m)} -> {rule.shown(r1['mean'], m)}; series {series})"), m))
         if t.get("steps") and len(rows) > 2:
             self.g.steps.append((self.label(f"{describe(base)} {word}"), [
-                cmp(stat(rb), stat(ra), f"{_fmt_value(xa)} -> {_fmt_value(xb)}: {ra['mean']:.3g} -> {rb['mean']:.3g}", m)
+                cmp(stat(rb), stat(ra), f"{_fmt_value(xa)} -> {_fmt_value(xb)}: {rule.shown(ra['mean'], m, 3)} -> "
+                                        f"{rule.shown(rb['mean'], m, 3)}", m)
                 for (xa, ra), (xb, rb) in zip(rows, rows[1:])]))
 
     def reference(self, env: dict) -> None:
@@ -265,7 +267,8 @@ class Part:
             t = max(self.value(tol.get("rel", 0), env) * abs(ref), self.value(tol.get("abs", {}).get(r["metric"], 0), env))
             params = " ".join(f"{k}={_fmt_value(r[k])}" for k in spec.get("label", []) if k in r)
             for c in rule.within(stat(r), ref - t, ref + t, self.label(
-                    f"{params} {r['metric']} {float(r['mean']):.4g} (reference {ref:.4g} ± {t:.3g})"), r["metric"]):
+                    f"{params} {r['metric']} {rule.shown(r['mean'], r['metric'])} (reference "
+                    f"{rule.shown(ref, r['metric'])} ± {rule.shown(t, r['metric'], 3)})"), r["metric"]):
                 self.add(c)
 
     def run(self) -> None:
@@ -278,7 +281,9 @@ class Part:
 
     def close(self) -> None:
         if self.made == 0 and self.left_out > 0:
-            self.g.no_drops.append(self.tag or "(untagged)")
+            # named by what it compares (its text), not by its index alone: "part (c)" says nothing to a reader
+            text = self.spec.get("text", "")
+            self.g.no_drops.append(f"{self.tag} “{text}”".strip() if text else (self.tag or "(untagged)"))
         elif self.made == 0 and self.lacking == 0:
             self.g.missing.append(self.label("no table rows"))
 

@@ -70,7 +70,8 @@ def why(reasons: dict, claim_id: str, variant: str, verdict: str, decision_note:
         return ""
     e = entry(reasons, claim_id, variant, verdict)
     if e is not None:
-        study = f" (sensitivity study {e['sensitivity']})" if e.get("sensitivity") else ""
+        # named by its study file: a reader finds it there (config/studies/<name>.yaml)
+        study = f" (sensitivity study config/studies/{e['sensitivity']}.yaml)" if e.get("sensitivity") else ""
         return e["reason"].strip() + study
     if verdict == "not_testable":
         return decision_note

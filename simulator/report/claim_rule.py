@@ -15,6 +15,10 @@ a threshold ("a > 0.9"). Each table row is a grid point's mean, sd and number of
   whatever the spread), and a difference smaller than the practical threshold is *negligible*: it
   neither holds nor reverses, significant or not. So a claim is never contradicted by a negligible
   difference; a claim whose comparisons are negligible or holding is at most inconclusive.
+  A tolerance band (`within`: a paper's range, `near` x ± rel, a closed form ± its tolerance) is itself
+  the declared practical threshold: its edges say how far off matters, so the metric's threshold does
+  not apply on top of it (it would make a value 1% off a closed form, inside a 3% band, negligible
+  against the band's edge); the resolution still makes a value at an edge a tie.
 - The claim is `reproduced` when every comparison holds significantly, `contradicted` when any is
   significantly reversed, `inconclusive` otherwise, and `not_testable` when our setup cannot stand
   for the paper's or the runs it needs are missing (with the reason). Its p_value is the p that
@@ -44,6 +48,14 @@ class Comparison:
     how: str             # "welch", "deterministic", "one seed", "tie"
     p_adj: float = math.nan
     practical: float = 0.0   # the metric's practical threshold at these values: a smaller |diff| is negligible
+    shown: str = ""          # the unit the book prints the metric in ("%": a share times 100), for the note
+
+    def amount(self, x: float) -> str:
+        """A difference in the unit the book prints the metric in: '0.45 percentage points' of a share."""
+        if self.shown == "%":
+            text = number_format.num(abs(x) * 100)
+            return f"{text} percentage point{'' if text == '1' else 's'}"
+        return number_format.num(abs(x))
 
     @property
     def negligible(self) -> bool:
@@ -64,8 +76,8 @@ class Comparison:
         if self.how == "tie":
             return f"{self.label}: tie (closer than the metric's resolution)"
         word = ("holds" if self.holds else "reversed" if self.reversed
-                else f"negligible (|difference| {number_format.num(abs(self.diff))} smaller than the practical threshold "
-                     f"{number_format.num(self.practical)})" if self.negligible else "not significant")
+                else f"negligible (|difference| {self.amount(self.diff)} smaller than the practical threshold "
+                     f"{self.amount(self.practical)})" if self.negligible else "not significant")
         if self.how == "deterministic":     # compared by value: a p of exactly 0 or 1 says nothing more
             return f"{self.label}: {word} (deterministic)"
         extra = f", {self.how}" if self.how != "welch" else ""
@@ -109,22 +121,47 @@ def threshold(metric: str | None) -> "metric_thresholds.Threshold":
     before any job (simulator/reference.py), so a missing one here is an error, not a silent zero."""
     if metric is None:
         return metric_thresholds.NONE
-    if not _THRESHOLDS:
-        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
-        _THRESHOLDS.update(metric_thresholds.load(path))
-    if metric not in _THRESHOLDS:
+    if metric not in declared():
         path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
         raise metric_thresholds.ThresholdError(
             f"{path}: no entry for metric {metric!r}; every metric a claim reads needs unit, resolution, practical and why")
     return _THRESHOLDS[metric]
 
 
-def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | None) -> Comparison:
-    """A comparison of means ma and mb (diff ma - mb) with the metric's tie and practical threshold."""
+def _judged(label: str, ma: float, mb: float, p: float, how: str, metric: str | None,
+            band: bool = False) -> Comparison:
+    """A comparison of means ma and mb (diff ma - mb) with the metric's tie and practical threshold;
+    `band`: mb is the edge of a tolerance band, itself the practical threshold (no second one on top)."""
     t = threshold(metric)
     if how != "one seed" and abs(ma - mb) <= t.resolution and t.resolution > 0:
         p, how = 1.0, "tie"
-    return Comparison(label, ma - mb, p, how, practical=t.practical(ma, mb))
+    return Comparison(label, ma - mb, p, how, practical=0.0 if band else t.practical(ma, mb), shown=t.shown)
+
+
+def shown(x: float, metric: str | None, digits: int = 4) -> str:
+    """A value of `metric` (in the tables' unit) as every note of the book prints it, in the unit
+    declared for it: utilization 0.9581 -> '95.81%' (so one unit per metric across the book)."""
+    t = threshold(metric) if metric is not None and metric in declared() else metric_thresholds.NONE
+    v, step = float(x) * t.scale, t.resolution * t.scale
+    if math.isnan(v):
+        return "–"
+    if step > 0:        # no digit finer than the resolution: 5.698e-14 s of a delay's spread is 0
+        v = round(v / step) * step
+    text = f"{v:.{digits}g}"
+    if "e" in text:     # no exponent: as many decimals as the resolution (or the digits) resolve
+        places = 0 if abs(v) >= 1 else (math.ceil(-math.log10(step)) if step > 0
+                                        else digits - 1 - math.floor(math.log10(abs(v))))
+        text = f"{v:.{max(places, 0)}f}"
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{'0' if text in ('-0', '') else text}{t.shown}"
+
+
+def declared() -> dict:
+    """The thresholds of the file in use, read once."""
+    if not _THRESHOLDS:
+        path = _THRESHOLDS_FILE[0] if _THRESHOLDS_FILE else metric_thresholds.REPOSITORY
+        _THRESHOLDS.update(metric_thresholds.load(path))
+    return _THRESHOLDS
 
 
 def greater(a, b, label: str, metric: str | None = None) -> Comparison:
@@ -143,27 +180,29 @@ def less(a, b, label: str, metric: str | None = None) -> Comparison:
     return greater(b, a, label, metric)
 
 
-def above(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
-    """mean(a) > threshold (one-sample t-test)."""
+def above(a, threshold: float, label: str, metric: str | None = None, band: bool = False) -> Comparison:
+    """mean(a) > threshold (one-sample t-test); `band`: the threshold is a tolerance band's edge."""
     m, s, n = _stat(a)
     if n < 2:
-        return _judged(label, m, threshold, math.nan, "one seed", metric)
+        return _judged(label, m, threshold, math.nan, "one seed", metric, band)
     if s == 0:
-        return _judged(label, m, threshold, 1.0 if same(m, threshold) else 0.0, "deterministic", metric)
+        return _judged(label, m, threshold, 1.0 if same(m, threshold) else 0.0, "deterministic", metric, band)
     p = 2 * stats.t.sf(abs((m - threshold) / (s / math.sqrt(n))), n - 1)
-    return _judged(label, m, threshold, float(p), "welch", metric)
+    return _judged(label, m, threshold, float(p), "welch", metric, band)
 
 
-def below(a, threshold: float, label: str, metric: str | None = None) -> Comparison:
+def below(a, threshold: float, label: str, metric: str | None = None, band: bool = False) -> Comparison:
     """mean(a) < threshold (one-sample t-test)."""
-    c = above(a, threshold, label, metric)
+    c = above(a, threshold, label, metric, band)
     return replace(c, diff=-c.diff)
 
 
 def within(a, low: float, high: float, label: str, metric: str | None = None) -> list[Comparison]:
     """low < mean(a) < high, as two comparisons (equivalence by two one-sided tests): the value is
-    within the paper's tolerance when both hold significantly, outside when either is reversed."""
-    return [above(a, low, f"{label} > {low:.4g}", metric), below(a, high, f"{label} < {high:.4g}", metric)]
+    within the paper's tolerance when both hold significantly, outside when either is reversed. The band
+    is the declared practical threshold, so the metric's own threshold is not added (only its resolution)."""
+    return [above(a, low, f"{label} > {shown(low, metric)}", metric, band=True),
+            below(a, high, f"{label} < {shown(high, metric)}", metric, band=True)]
 
 
 def sample(values) -> dict:

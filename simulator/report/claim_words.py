@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from simulator.report import style
+from simulator.report import claim_rule as rule, style
 
 METRICS = {
     "avg_delay": "mean delay (s)",
@@ -44,13 +44,12 @@ METRICS = {
     "timeouts": "retransmission timeouts",
     "utilization": "utilization (% of the link rate)",
 }
-# metrics the tables hold as shares of 1 and the book writes in %, as the chapters do: one unit per metric
-PERCENT = {"utilization", "plr"}
 
 
 def scale(metric) -> float:
-    """The factor from the tables' unit to the one the book writes a metric in (100 for a share shown in %)."""
-    return 100.0 if metric in PERCENT else 1.0
+    """The factor from the tables' unit to the one the book writes a metric in (100 for a share shown in
+    %), as reference/metric_thresholds.yaml's `shown` declares it: one unit per metric."""
+    return rule.threshold(metric).scale if isinstance(metric, str) and metric in rule.declared() else 1.0
 # other identifiers inside a headline description: the testbed's paths and background levels,
 # the NS-2 queue disciplines
 TERMS = {"eth_wifi": "Ethernet-Wi-Fi", "wifi_wifi": "Wi-Fi-Wi-Fi", "none": "no background",
@@ -79,3 +78,44 @@ def _word(w: str) -> str:
 def setting(variant) -> str:
     """A claim row's setting in a reader's words ('nocap, 2 flows' and the like stay as they are)."""
     return SETTINGS.get(variant, variant) if isinstance(variant, str) else ""
+
+
+# the unit an identifier's last word names: `delay_ms=10` reads "delay 10 ms"
+UNIT_SUFFIXES = {"ms": "ms", "s": "s", "mbps": "Mbit/s", "pct": "%", "pkts": "packets", "bdp": "BDP"}
+_SETTING = re.compile(r"(?<![\w./])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z]\w*)=([^\s;,()]+)")
+_IDENTIFIER = re.compile(r"(?<![\w./:-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/]|\.[a-z]{2,4}\b)")
+
+
+def _plain(name: str) -> tuple[str, str]:
+    """(words, unit) of an identifier: 'bandwidth_mbps' -> ('bandwidth', 'Mbit/s'), 'as_published' ->
+    ('as published', '')."""
+    *head, last = name.split("_")
+    if head and last in UNIT_SUFFIXES:
+        return " ".join(head), UNIT_SUFFIXES[last]
+    return name.replace("_", " "), ""
+
+
+def _setting(m: re.Match) -> str:
+    name, value = m.group(1), m.group(2)
+    if "_" not in name:
+        return m.group(0)                      # lambda=5, K=10, alpha=1.2: the papers' own symbols
+    words, unit = _plain(name)
+    value = TERMS.get(value, value.replace("_", " "))
+    return f"{words} {value}{'' if unit == '%' else ' '}{unit}".rstrip()
+
+
+def _identifier(m: re.Match) -> str:
+    w = m.group(0)
+    if w in METRICS or w in TERMS or w in style.PALETTE:
+        return _word(w)
+    words, unit = _plain(w)
+    return f"{words} ({unit})" if unit else words
+
+
+def prose(text) -> str:
+    """A claim note in a reader's words: the scorecard's identifiers (settings `delay_ms=10`, metric
+    columns `latency_sd_s`, variant and study names) become words ('delay 10 ms', 'standard deviation
+    of latency (s)'); file names and paths stay as they are. The scorecard files keep the identifiers."""
+    if not isinstance(text, str):
+        return ""
+    return _IDENTIFIER.sub(_identifier, _SETTING.sub(_setting, text))

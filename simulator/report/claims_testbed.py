@@ -123,10 +123,16 @@ def quoted(cell, numbers: pd.DataFrame | None = None):
 
         rows.append(_number_row(item, metric, low, high, v, r))
         notes.append(dict(item=item, variant=VARIANT, verdict=v,
-                          note=f"Paper: {words}; ours (baseline): mean {_mean_ci(r)}, per-run range "
-                               f"[{_f(r['run_p025'])}, {_f(r['run_p975'])}] over {int(r['n'])} seeds; the paper's "
+                          note=f"Paper: {words}; ours (baseline): mean {_mean_ci(r)}, {_run_range(r)} "
+                               f"over {int(r['n'])} seeds; the paper's "
                                f"{'range overlaps' if inside else 'value lies outside'} it." + _info(with_background)))
     return rows, notes
+
+
+def _run_range(r) -> str:
+    """'per-run range [lo, hi]', or 'every run lo' when every run gave the same value (no '[0, 0]')."""
+    lo, hi = _f(r["run_p025"]), _f(r["run_p975"])
+    return f"every run {lo}" if lo == hi else f"per-run range [{lo}, {hi}]"
 
 
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None = None):

@@ -63,7 +63,7 @@ def _what(r) -> str:
 def _verdict(r) -> str:
     """The verdict with its p and, folded, every comparison behind it."""
     p = "" if pd.isna(r.get("p_value")) else f"<br><small>{number_format.p_value(r['p_value'])}</small>"
-    note = html.escape(str(r.get("note", "")))
+    note = html.escape(claim_words.prose(str(r.get("note", ""))))
     folded = f"<details><summary>every comparison</summary><div style='{NOTE_STYLE}'>{note}</div></details>"
     return f"<b style='color:{BADGE.get(r['verdict'], 'black')}'>{r['verdict'].replace('_', ' ')}</b>{p}{folded}"
 
@@ -74,13 +74,14 @@ def _fault(r) -> str:
     if not isinstance(fault, str) or not fault:
         return ""
     evidence = r.get("evidence")
-    evidence = f"<br><small>{html.escape(evidence)}</small>" if isinstance(evidence, str) and evidence else ""
+    evidence = (f"<br><small>{html.escape(claim_words.prose(evidence))}</small>"
+                if isinstance(evidence, str) and evidence else "")
     return f"<b>{html.escape(fault)}</b>{evidence}"
 
 
 def _why(r) -> str:
     why = r.get("why")
-    return html.escape(why) if isinstance(why, str) and why else ""
+    return html.escape(claim_words.prose(why)) if isinstance(why, str) and why else ""   # reader words
 
 
 def runs(group: pd.DataFrame, cell) -> list:

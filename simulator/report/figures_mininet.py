@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.report import paper_marks as pm
-from simulator.report import style
+from simulator.report import claim_words, style
 from simulator.report import number_format
 from simulator.report.figures_qtcol import one_point_each, points
 from simulator.report.cells import num
@@ -18,7 +18,7 @@ NUMBERS = "poster_numbers.csv"   # in the chapter's reference folder
 CHANGES = {"static": "static 10 Mbit/s", "fluctuating": "fluctuating capacity"}
 GOODPUT_CEILING_MBPS = 10 * 1448 / 1502  # payload share of a 10 Mbit/s link
 SUMMARY_METRICS = {"goodput_warm_mbps": "goodput after the warm-up (Mbit/s)", "median_rtt_ms": "median RTT (ms)",
-                   "plr": "retransmitted / sent", "median_inflight": "median data in flight (packets)"}
+                   "plr": "retransmitted / sent (%)", "median_inflight": "median data in flight (packets)"}
 SETTLED = "settled_throughput"   # the poster's one result: CUBIC's throughput once it has settled
 
 
@@ -125,7 +125,8 @@ def summary_shown(s: pd.DataFrame) -> pd.DataFrame:
     cols = {"path": [CHANGES.get(c, c) for c in s["change"]],
             "algorithm": [style.label(a, None) for a in s["algorithm"]]}
     for m, title in SUMMARY_METRICS.items():
-        cols[f"{title}: mean [95% CI]"] = [mean_ci(*v) for v in
+        k = claim_words.scale(m)            # a share of 1 in %, the unit declared for the metric
+        cols[f"{title}: mean [95% CI]"] = [mean_ci(*(k * x for x in v)) for v in
                                            zip(s[f"{m}_mean"], s[f"{m}_ci_low"], s[f"{m}_ci_high"])]
         if m == "goodput_warm_mbps":
             cols["paper: settled throughput (Mbit/s)"] = [num(v) for v in s["paper_settled_throughput_mbps"]]

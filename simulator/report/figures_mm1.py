@@ -158,7 +158,7 @@ def curve_figure(df: pd.DataFrame, reference: pd.DataFrame, sweep: str):
                     pm.points(ax, p["x"], p["value"], style.LABELS[style.base(a)], pm.marker(style.base(a)))
             ax.set_xlabel(style.PARAM_LABELS[sweep])
             ax.set_ylabel(style.METRICS[metric])
-            ax.set_title(f"{style.VARIANT_TITLES[variant]}", fontsize=9)
+            ax.set_title(f"{style.VARIANT_TITLES[variant]}", fontsize=10)   # 10 px at least where the book shrinks the figure to its column
     # one entry per colour: the as_published row draws our model of the paper's code of each algorithm in its colour
     handles = [plt.Line2D([], [], color=style.PALETTE[a], lw=1.6, label=style.LABELS[a])
                for a in style.order({style.base(a) for a in df["algorithm"].unique()})]

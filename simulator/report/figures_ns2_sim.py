@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import claims_ns2, ns2_agreement, number_format, paper_values, style, tables_ns2
+from simulator.report import claim_words, claims_ns2, ns2_agreement, number_format, paper_values, style, tables_ns2
 from simulator.report.figures_ns2 import ALGS, FIGURE_FLOWS, PAPER_FIGURES, SWEEP_LABELS
 from simulator.report.tables_ns2 import SCENARIOS
 
@@ -89,7 +89,7 @@ def outside_points(ours: pd.DataFrame, ns2: pd.DataFrame) -> pd.DataFrame:
     a = a[~a["inside"]].assign(off=(a["ratio"] - 1).abs()).sort_values("off", ascending=False)
     return pd.DataFrame({
         "scenario": [SCENARIOS.get(s, s) for s in a["study"]],
-        "grid point": [p.replace("~", " ").replace("/", ", ") for p in a["point"]],
+        "grid point": [claim_words.prose(p.replace("~", " ").replace("/", ", ")) for p in a["point"]],   # reader words
         "goodput NS-2 (Mbit/s)": [number_format.num(v) for v in a["mean_ns2"]],
         "goodput ours (Mbit/s)": [number_format.num(v) for v in a["mean_ours"]],
         "ours / NS-2": [number_format.num(v) for v in a["ratio"]]})

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.report import paper_marks as pm
-from simulator.report import style
+from simulator.report import claim_words, style
 from simulator.report.figures_qtcol import (DEVQ, MULTI, SWEEP, bands, box_data, boxplot, flow_columns,
                                             inflight_total, names, one_point_each, paper_value, pooled_rtt, show, skipped,
                                             study_file, trace_data, warm)
@@ -178,14 +178,14 @@ def show_multi_time(ch, mf) -> None:
 SWEEPS = [  # metric, axis label, reference metric (diamonds), figure name, the paper's figures, log y, band
     ("goodput_mbps", "goodput (Mbit/s) = utilization (%)", "goodput", "buffer_goodput",
      "Figures 24 (shallow) and 26 (deep)", False, None),
-    ("plr", "PLR (retransmitted / sent)", None, "buffer_plr", "Figures 25 (shallow) and 27 (deep)", True, None),
+    ("plr", "PLR (%, retransmitted / sent)", None, "buffer_plr", "Figures 25 (shallow) and 27 (deep)", True, None),
     ("mean_rtt_ms", "mean smoothed RTT (ms)", None, "buffer_rtt", "Figure 28", True, "rtt"),
 ]
 
 
 def set_log_y(ax, metric) -> None:
     if metric == "plr":
-        ax.set_yscale("symlog", linthresh=1e-4)  # PLR can be 0
+        ax.set_yscale("symlog", linthresh=1e-2)  # PLR (in %) can be 0
         ax.set_ylim(bottom=0)
     else:
         ax.set_yscale("log")
@@ -208,8 +208,11 @@ def sweep_panel(ax, dn, reference, ref_metric, with_paper) -> None:
 
 
 def sweep_rows(tables, metric):
+    """The sweep's rows of `metric`, in the unit the book shows it in (PLR: a share of 1 in %)."""
     bs = tables[tables["study"] == SWEEP]
-    return bs[bs["metric"] == metric]
+    rows = bs[bs["metric"] == metric]
+    k = claim_words.scale(metric)
+    return rows if k == 1 else rows.assign(**{c: k * rows[c] for c in ("mean", "sd", "ci_low", "ci_high") if c in rows})
 
 
 def buffer_sweep(tables, reference, sweep, bdp):

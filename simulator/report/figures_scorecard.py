@@ -85,7 +85,7 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
     (and per-run range), the seeds and the verdict."""
     k = frame["metric"].map(claim_words.scale)       # a share of 1 in %, as the chapters write it
     view = pd.DataFrame({
-        "published number": frame["item"], "setting": frame["variant"].map(claim_words.setting),
+        "published number": frame["item"].map(claim_words.prose), "setting": frame["variant"].map(claim_words.setting),
         "metric": frame["metric"].map(claim_words.metric),
         "paper": paper_column(frame, k), "ours (mean)": (k * frame["ours_mean"]).map(fmt),
         "95% CI": [interval(lo, hi) for lo, hi in zip(k * frame["ci_low"], k * frame["ci_high"])]})
@@ -235,6 +235,7 @@ def show_qtcol_numbers(ch, card: Card) -> None:
     counts = verdict_counts(numbers, "metric")
     view = counts_view(counts, "metric")
     view.insert(1, "tolerance", [tolerance_text(m) if m in TOLERANCES else "–" for m in view["metric"]])
+    view["metric"] = view["metric"].map(claim_words.metric)      # median_rtt_ms -> median RTT (ms)
     ran = numbers[numbers["verdict"] != "missing"]
     ch.table(view, "qtcol_numbers_per_metric.csv",
              f"**{int((ran['verdict'] == 'inside').sum())} of {len(ran)} published numbers we ran agree within "

@@ -11,6 +11,8 @@ from simulator.safe_yaml import load_own
 
 FILE = "metric_thresholds.yaml"
 KEYS = {"unit", "resolution", "practical", "why"}
+OPTIONAL = {"shown"}            # the unit the book prints the metric in, when not the tables' unit
+SHOWN = {"%": 100.0}            # allowed `shown` units and their factor from the tables' share of 1
 PRACTICAL_KEYS = {"abs", "rel"}
 
 
@@ -23,6 +25,12 @@ class Threshold:
     resolution: float = 0.0     # |a - b| at or below it: a tie
     abs: float = 0.0            # practical threshold in the metric's unit
     rel: float = 0.0            # practical threshold relative to the larger side
+    shown: str = ""             # the unit the book prints the metric in ("%": a share of 1 times 100)
+
+    @property
+    def scale(self) -> float:
+        """The factor from the tables' unit to the one the book prints (100 for a share shown in %)."""
+        return SHOWN.get(self.shown, 1.0)
 
     def practical(self, a: float, b: float) -> float:
         """The smallest difference between a and b that matters."""
@@ -44,15 +52,18 @@ def parse(doc, path) -> dict[str, Threshold]:
         raise ThresholdError(f"{path}: expected a mapping of metric names to {{{', '.join(sorted(KEYS))}}}")
     out = {}
     for name, e in doc.items():
-        if not isinstance(e, dict) or set(e) != KEYS:
+        if not isinstance(e, dict) or not KEYS <= set(e) <= KEYS | OPTIONAL:
             got = sorted(e) if isinstance(e, dict) else e
-            raise ThresholdError(f"{path}: {name}: expected exactly the keys {', '.join(sorted(KEYS))}; got {got}")
+            raise ThresholdError(f"{path}: {name}: expected the keys {', '.join(sorted(KEYS))} (and optionally "
+                                 f"{', '.join(sorted(OPTIONAL))}); got {got}")
+        if e.get("shown", "") not in ("", *SHOWN):
+            raise ThresholdError(f"{path}: {name}: shown: expected one of {', '.join(SHOWN)}; got {e['shown']!r}")
         p = e["practical"]
         if not isinstance(p, dict) or not p or set(p) - PRACTICAL_KEYS:
             raise ThresholdError(f"{path}: {name}: practical: expected a mapping with abs and/or rel; got {p!r}")
         t = Threshold(_number(path, name, "resolution", e["resolution"]),
                       _number(path, name, "practical.abs", p.get("abs", 0.0)),
-                      _number(path, name, "practical.rel", p.get("rel", 0.0)))
+                      _number(path, name, "practical.rel", p.get("rel", 0.0)), e.get("shown", ""))
         if t.abs and t.abs < t.resolution:
             raise ThresholdError(f"{path}: {name}: practical.abs {t.abs:g} is below the resolution {t.resolution:g}")
         out[str(name)] = t

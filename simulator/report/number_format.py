@@ -17,7 +17,7 @@ NOISE = 1e-9        # below this a difference or value is float noise: a tie, wr
 def num(v, digits: int = 3) -> str:
     """`v` to `digits` significant digits: '–' when missing, text as it is, float noise as 0, an
     integer without decimals (grouped by thin spaces from 10 000), no exponent between 0.0001 and the
-    integers, an exponent below."""
+    integers, a power of ten below ('9.33×10⁻⁶')."""
     if isinstance(v, str):
         return v
     if v is None or pd.isna(v):
@@ -29,7 +29,8 @@ def num(v, digits: int = 3) -> str:
     if abs(v) >= 1e-4:
         text = f"{v:.{digits}g}"
         return f"{v:.{max(digits - 1 - int(math.floor(math.log10(abs(v)))), 0)}f}" if "e" in text else text
-    return f"{v:.{digits - 1}e}"
+    mantissa, exponent = f"{v:.{digits - 1}e}".split("e")      # 9.33×10⁻⁶, never the programmer's 9.33e-06
+    return f"{mantissa.rstrip('0').rstrip('.')}×10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -62,9 +62,10 @@ def studies_table(tables, provenance: dict) -> str:
         points = df["point"].nunique() if "point" in df else len(df) // max(df["metric"].nunique(), 1)
         seeds = study_seeds(prov) if prov else table_seeds(df)
         runs = str(prov["n_runs"]) if prov else "–"
-        variants = ", ".join(sorted(df["variant"].dropna().unique())) if "variant" in df else "–"
-        algorithms = ", ".join(sorted(df["algorithm"].dropna().unique())) if "algorithm" in df else "–"
-        rows.append(f"| {study} | {variants} | {algorithms} | {points} | {seeds} | {runs} |")
+        # names as a study file spells them, in code type: what a reader types to run them
+        variants = ", ".join(f"`{v}`" for v in sorted(df["variant"].dropna().unique())) if "variant" in df else "–"
+        algorithms = ", ".join(f"`{a}`" for a in sorted(df["algorithm"].dropna().unique())) if "algorithm" in df else "–"
+        rows.append(f"| `{study}` | {variants} | {algorithms} | {points} | {seeds} | {runs} |")
     return "\n".join(rows)
 
 
@@ -74,7 +75,7 @@ def runs_table(provenance: dict) -> str:
     for study, p in provenance.items():
         seeds = "; ".join(sorted({pt["seeds"] for pt in p["points"]}))
         sha = p.get("study_file_sha256", "")[:12]
-        rows.append(f"| {study} | `{p.get('study_file', '?')}` ({sha}) | {', '.join(p['simulator_version'])} | "
+        rows.append(f"| `{study}` | `{p.get('study_file', '?')}` ({sha}) | {', '.join(p['simulator_version'])} | "
                     f"{', '.join(f'`{c[:12]}`' for c in p['git_commit'])} | {seeds} |")
     return "\n".join(rows)
 

@@ -88,15 +88,44 @@ PAGE_PX = 900
 BOOK_DPI = 110      # figure.dpi: the pixels per inch a chapter shows its figures at
 
 
-def smallest_text_px(fig, page_px: int = PAGE_PX, dpi: float = BOOK_DPI) -> float:
-    """The size in CSS pixels of the smallest visible text of `fig` (tick labels, legends, titles,
-    annotations) as the book shows it."""
+def smallest_text(fig) -> tuple[float, str]:
+    """(size in points, the text) of the smallest visible text of `fig`: tick labels, legends, titles,
+    annotations; (inf, '') when it has none."""
     import matplotlib.text
 
     fig.canvas.draw()
-    shown = min(1.0, page_px / (fig.get_figwidth() * dpi))
-    sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
-    return min(sizes) / 72 * dpi * shown if sizes else math.inf
+    texts = [(t.get_fontsize(), t.get_text().strip()) for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip()]
+    return min(texts, key=lambda x: x[0]) if texts else (math.inf, "")
+
+
+def text_px(points: float, shown_width_px: float, page_px: int = PAGE_PX, dpi: float = BOOK_DPI) -> float:
+    """Text of `points` in CSS pixels in a figure the book shows `shown_width_px` wide at `dpi` pixels
+    per inch, shrunk to the column (`page_px`) when wider."""
+    return points / 72 * dpi * min(1.0, page_px / shown_width_px)
+
+
+def smallest_text_px(fig, page_px: int = PAGE_PX, dpi: float = BOOK_DPI) -> float:
+    """The size in CSS pixels of the smallest visible text of `fig` as the book shows it (its width in
+    inches at `dpi`; Chapter.figure checks the saved image's own width, legends outside included)."""
+    points, _ = smallest_text(fig)
+    return text_px(points, fig.get_figwidth() * dpi, page_px, dpi)
+
+
+class FigureTextTooSmall(ValueError):
+    """A figure's text would show under MIN_TEXT_PX in the book."""
+
+
+def check_text_size(fig, name: str, shown_width_px: float) -> None:
+    """Refuse a figure whose smallest text the book would show under MIN_TEXT_PX pixels, naming the
+    figure, the text, its size and how wide the figure is shown."""
+    points, text = smallest_text(fig)
+    px = text_px(points, shown_width_px)
+    if px < MIN_TEXT_PX:
+        raise FigureTextTooSmall(
+            f"figure {name}: text {text[:40]!r} ({points:g} pt) shows at {px:.1f} px in the book (at least "
+            f"{MIN_TEXT_PX} px): the figure is {shown_width_px:.0f} px wide, shrunk to the {PAGE_PX}-px column; "
+            f"make the figure narrower or the text larger")
 
 
 def base(algorithm):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simulator.report import number_format, style
+from simulator.report import claim_words, number_format, style
 from simulator.report.suite_rank import METRICS
 
 RUN_COMMAND = "snakemake --cores all suite"
@@ -49,7 +49,7 @@ def winners(rankings: pd.DataFrame) -> pd.DataFrame:
         d = rankings[rankings["study"] == study]
         for (point, metric), m in d.groupby(["point", "metric"], sort=False):
             best = m[m["rank"] == 1]["algorithm"]
-            rows.append({"scenario": SCENARIOS.get(study, study) + (f" ({point})" if point else ""),
+            rows.append({"scenario": SCENARIOS.get(study, study) + (f" ({claim_words.prose(point)})" if point else ""),
                          "metric": METRICS[metric][1], "best (tied where not significantly different)": _names(best),
                          "tied": len(best)})
     return pd.DataFrame(rows)
@@ -67,5 +67,7 @@ def scenario_table(rankings: pd.DataFrame, study: str) -> pd.DataFrame:
     wide = wide.reset_index()
     wide = wide.sort_values(index, key=lambda c: c.map(order) if c.name == "algorithm" else c, kind="stable")
     wide["algorithm"] = [style.LABELS.get(a, a) for a in wide["algorithm"]]
+    if "point" in wide:         # 'buffer_pkts=83' in a reader's words: 'buffer 83 packets'
+        wide["point"] = [claim_words.prose(p) for p in wide["point"]]
     wide.columns.name = None
     return wide.reset_index(drop=True)

@@ -12,14 +12,14 @@ import pandas as pd
 from simulator.report import chapter
 from simulator.report.cells import difference, num
 from simulator.report import scorecard_qtcol as sq
-from simulator.report import style
+from simulator.report import claim_words, style
 from simulator.report import number_format
 from simulator.report.figures_qtcol import DEVQ, MULTI, SWEEP, paper_value, rtt_series, study_file, warm
 
 METRIC_UNITS = {"goodput_mbps": "Mbit/s", "median_rtt_ms": "ms", "median_inflight": "packets", "plr": "ratio",
                 "jain": "index"}
 METRIC_NAMES = {"goodput_mbps": "goodput (Mbit/s)", "median_rtt_ms": "median RTT (ms)",
-                "median_inflight": "median data in flight (packets)", "plr": "PLR (retransmitted / sent)",
+                "median_inflight": "median data in flight (packets)", "plr": "PLR (%, retransmitted / sent)",
                 "jain": "Jain's index"}
 SCENARIO_TITLES = {"single_static": "One flow, static path (Figures 7-14)",
                    "multiflow": "Five flows (Figures 18-21)", "buffer_sweep": "Buffer size, five flows (Figures 26-28)"}
@@ -56,15 +56,16 @@ def published_vs_ours(tables, reference) -> pd.DataFrame:
 def published_row_html(r) -> str:
     name = style.label(r.algorithm, r.alpha)
     where = f"{r.flows} flow{'s' if r.flows > 1 else ''}, {num(r.buffer_bdp)} BDP, {num(r.duration_s)} s"
+    k = claim_words.scale(r.metric)         # a share of 1 in %, the unit declared for the metric
     if pd.isna(r.ours_mean):
         ours, diff, mark = "<i>not run</i>", "–", "<span style='color:#9a6700'>not run</span>"
     else:
-        ours = number_format.mean_ci_html(r.ours_mean, r.ci_low, r.ci_high, bold=True)
-        diff = difference(r.ours_mean, r.paper)
+        ours = number_format.mean_ci_html(k * r.ours_mean, k * r.ci_low, k * r.ci_high, bold=True)
+        diff = difference(k * r.ours_mean, k * r.paper)
         mark = ("<span style='color:#1a7f37'>✓ yes</span>" if r.within_tolerance
                 else "<span style='color:#cf222e'>✗ no</span>")
     return (f"<tr><td style='color:{style.PALETTE.get(r.algorithm, 'black')}'><b>{name}</b></td><td>{where}</td>"
-            f"<td>{METRIC_NAMES[r.metric]}</td><td>{num(r.paper)}</td><td>{ours}</td><td>{diff}</td>"
+            f"<td>{METRIC_NAMES[r.metric]}</td><td>{num(k * r.paper)}</td><td>{ours}</td><td>{diff}</td>"
             f"<td>{r.tolerance}</td><td>{mark}</td></tr>")
 
 

@@ -104,9 +104,9 @@ def stack_why(stack: str) -> str:
               else "grows 1/cwnd per ACK, whatever it covers")
     per = "one segment per RTT" if packets_per_increment(stack) == 1 else \
         f"one segment per {packets_per_increment(stack)} RTTs"
-    timer = ("SRTT + rto_min (Linux floors the variance term)" if stacks.RTO_TIMER[d.rto_timer]["rto_estimator"] == "linux"
-             else "max(SRTT, rto_min) (RFC 6298 with RTTVAR near 0)")
-    return f"the receiver {acks} and the window {growth}: {per}; T0 = {timer}, rto_min {d.rto_min:g} s"
+    timer = ("SRTT + the minimum RTO (Linux floors the variance term)" if stacks.RTO_TIMER[d.rto_timer]["rto_estimator"] == "linux"
+             else "max(SRTT, the minimum RTO) (RFC 6298 with RTTVAR near 0)")
+    return f"the receiver {acks} and the window {growth}: {per}; T0 = {timer}, minimum RTO {d.rto_min:g} s"
 
 
 def models_of(algorithm: str) -> tuple:
@@ -421,7 +421,7 @@ def show_exponents(ch, tables: pd.DataFrame) -> None:
     if cmp.empty:
         return
     ch.table(exponent_table(cmp), "textbook_exponents.csv",
-             "Fitted exponent of goodput against p (least squares on the log-log points from 1e-4 to 3e-2), ours "
+             "Fitted exponent of goodput against p (least squares on the log-log points from 10⁻⁴ to 3×10⁻²), ours "
              "and each model's over the same loss rates. Mathis et al.'s is -0.5 by construction; timeouts make "
              "Padhye et al.'s steeper at high loss; RFC 9438's CUBIC region alone would give -0.75.")
 

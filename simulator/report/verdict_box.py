@@ -8,7 +8,7 @@ import html
 
 import pandas as pd
 
-from simulator.report import headline
+from simulator.report import claim_words, headline
 from simulator.report.html_view import BADGE
 from simulator.report.verdicts import VERDICTS
 
@@ -27,24 +27,28 @@ def claims_line(c) -> str:
 def numbers_line(c) -> str:
     if not c.numbers and not c.not_run:
         return ""
-    by = f" ({html.escape(c.agree_by_setting)})" if c.agree_by_setting else ""
+    by = f" ({html.escape(claim_words.prose(c.agree_by_setting))})" if c.agree_by_setting else ""
     missing = f"; {c.not_run} not run" if c.not_run else ""
     return f"<b>Published numbers:</b> <b>{c.agree} of {c.numbers}</b> agree with ours{by}{missing}."
 
 
-def fault_line(c) -> str:
+def fault_line(c, reason: bool = True) -> str:
+    """Who is at fault for the rows not reproduced; with `reason`, the main reason in words too."""
     unresolved = c.contradicted + c.inconclusive
     if not unresolved:
         return ""
     fault = f" At fault: {html.escape(c.at_fault)}." if c.at_fault else ""
-    reason = f" {html.escape(c.main_reason)}" if c.main_reason else ""
-    return f"<b>Not reproduced:</b> {unresolved} claim rows contradicted or inconclusive.{fault}{reason}"
+    why = f" {html.escape(c.main_reason)}" if reason and c.main_reason else ""
+    return f"<b>Not reproduced:</b> {unresolved} claim rows contradicted or inconclusive.{fault}{why}"
 
 
 def paper_html(c, titled: bool) -> str:
-    lines = [claims_line(c), numbers_line(c), fault_line(c)]
+    """One paper's paragraph: a line each in its chapter; in the scorecard's box of every paper
+    (`titled`) one flowing paragraph without the main reason (its chapter's box gives it), so that the
+    box ends on the first screen (tests/test_book_browser.py: above 800 px at 1,280 px)."""
+    lines = [claims_line(c), numbers_line(c), fault_line(c, reason=not titled)]
     title = f"<b>{html.escape(c.title)}.</b> " if titled else ""
-    return f"<p>{title}{'<br>'.join(line for line in lines if line)}</p>"
+    return f"<p>{title}{(' ' if titled else '<br>').join(line for line in lines if line)}</p>"
 
 
 def box_html(counts: pd.DataFrame, titled: bool = False) -> str:

@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from simulator.report import claim_rule
+from simulator.report import claim_rule, number_format
 from simulator.report.claim_functions import Missing, context, headline_of_values, statistic
 
 STUDY = "mn_high_latency"
@@ -150,9 +150,10 @@ def num(v, digits=3) -> str:
 
 
 def fmt(s, digits=3) -> str:
-    """'mean [ci_low, ci_high]', or just the mean when there is no CI (one seed)."""
+    """'mean [ci_low, ci_high]', 'mean (deterministic)' for a zero-width CI, or just the mean when there
+    is no CI (one seed)."""
     if s["n"] > 1 and np.isfinite(s["ci_low"]):
-        return f"{num(s['mean'], digits)} [{num(s['ci_low'], digits)}, {num(s['ci_high'], digits)}]"
+        return number_format.mean_ci(s["mean"], s["ci_low"], s["ci_high"], lower=None, fmt=lambda v: num(v, digits))
     return num(s["mean"], digits)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from simulator.report import claim_engine as engine
+from simulator.report import claim_engine as engine, number_format
 from simulator.report.claim_functions import Missing, context
 
 ALGS = ("reno", "newreno", "vegas")
@@ -22,7 +22,8 @@ def _get(cells, **spec):
 
 
 def _fmt(row) -> str:
-    return f"{row['mean']:.4g} [{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+    """'mean [CI]', or 'mean (deterministic)' when every seed gave the same value (no zero-width CI)."""
+    return number_format.mean_ci(row["mean"], row["ci_low"], row["ci_high"], digits=4, lower=None)
 
 
 @context("ns2_one_flow")

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from simulator.report import claim_rule as rule
 from simulator.report.claim_functions import Missing, context, statistic
 
 DELAY = dict(study="qt_delay_change", alpha=1.2)     # qt-7's runs
@@ -107,11 +108,11 @@ def multiflow_utilization(cells, scope) -> str:
     fair = []
     for a in (1.1, 1.2, 1.3, 1.4, 1.5):
         try:
-            fair.append(f"QtColFair a={a:g} {_mean(cells, algorithm='qtcolfair', alpha=a, **cell):.4f}")
+            fair.append(f"QtColFair a={a:g} {rule.shown(_mean(cells, algorithm='qtcolfair', alpha=a, **cell), 'utilization')}")
         except Missing:
             continue
-    return ("Utilization: " + ", ".join(fair) + f", BBR {_mean(cells, algorithm='bbr', **cell):.4f}, "
-            f"CUBIC {_mean(cells, algorithm='cubic', **cell):.4f}.")
+    return ("Utilization: " + ", ".join(fair) + f", BBR {rule.shown(_mean(cells, algorithm='bbr', **cell), 'utilization')}, "
+            f"CUBIC {rule.shown(_mean(cells, algorithm='cubic', **cell), 'utilization')}.")
 
 
 @context("qt_bandwidth_rtt")

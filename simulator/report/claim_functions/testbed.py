@@ -4,7 +4,7 @@ cell is a row of study tb_matrix (unidirectional runs: the scope's `where`); bac
 baseline."""
 from __future__ import annotations
 
-from simulator.report import claim_rule as cr
+from simulator.report import claim_rule as cr, number_format
 from simulator.report.claim_functions import Missing, context, headline
 
 STUDY = "tb_matrix"
@@ -31,7 +31,8 @@ def cell(cells, metric: str, alg: str, setup: str, background: str = "none"):
 
 
 def _mean_ci(r) -> str:
-    return f"{_f(r['mean'])} [{_f(r['ci_low'])}, {_f(r['ci_high'])}]"
+    """'mean [CI]', or 'mean (deterministic)' when every seed gave the same value."""
+    return number_format.mean_ci(r["mean"], r["ci_low"], r["ci_high"], lower=None, fmt=_f)
 
 
 def _by_setup(cells, metric: str) -> str:
