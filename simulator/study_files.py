@@ -27,6 +27,11 @@ def study_files(study_dir) -> dict:
     return found
 
 
+def find(study_dir, name: str) -> Path:
+    """The file of study `name` under `study_dir` (its sub-folders too); study_dir/<name>.yaml if there is none."""
+    return study_files(study_dir).get(name, Path(study_dir) / f"{name}.yaml")
+
+
 def enabled_names(names) -> list:
     """The config's `studies:` list with `catalogue` replaced by the catalogue's default-build studies."""
     from simulator import paper_catalogue

@@ -169,7 +169,7 @@ def test_why_gives_the_matching_reason_and_never_stays_silent():
     reasons = {"toy-1": [{"variants": ["window20"], "verdicts": ["contradicted"], "kind": "sensitivity",
                           "reason": "Window 20 caps the flows.", "sensitivity": "s2"}]}
     assert R.why(reasons, "toy-1", "window20, 3 flows", "contradicted", "", 10) == \
-        "Window 20 caps the flows. (sensitivity study s2)"
+        "Window 20 caps the flows. (sensitivity study config/studies/s2.yaml)"
     assert R.why(reasons, "toy-1", "window20, 3 flows", "reproduced", "", 10) == ""
     assert R.why(reasons, "toy-1", "nocap", "not_testable", "missing results: x", 10) == "missing results: x"
     assert "Only 2 seeds" in R.why(reasons, "toy-1", "nocap", "inconclusive", "", 2)

@@ -36,6 +36,14 @@ def load(reference_dir) -> dict:
     return out
 
 
+def study_file(name: str) -> str:
+    """config/studies/.../<name>.yaml, as a reader finds it from the repository's root (a paper's in its folder)."""
+    from simulator import study_files
+
+    root = Path(__file__).resolve().parents[2]
+    return study_files.find(root / "config" / "studies", name).relative_to(root).as_posix()
+
+
 def _matches(entry: dict, variant: str, verdict: str) -> bool:
     variants = entry.get("variants")
     in_variant = not variants or any(variant == v or variant.startswith(f"{v},") for v in variants)
@@ -71,7 +79,7 @@ def why(reasons: dict, claim_id: str, variant: str, verdict: str, decision_note:
     e = entry(reasons, claim_id, variant, verdict)
     if e is not None:
         # named by its study file: a reader finds it there (config/studies/<name>.yaml)
-        study = f" (sensitivity study config/studies/{e['sensitivity']}.yaml)" if e.get("sensitivity") else ""
+        study = f" (sensitivity study {study_file(e['sensitivity'])})" if e.get("sensitivity") else ""
         return e["reason"].strip() + study
     if verdict == "not_testable":
         return decision_note
