@@ -26,6 +26,7 @@ from pathlib import Path
 
 import yaml
 
+from simulator.reference_errors import ReferenceDataError
 from simulator.safe_yaml import load_own
 
 MM1_TABLES = "mm1/jackson_mm1_tables.csv"
@@ -68,10 +69,6 @@ QTCOL_UNITS = {"goodput": "Mbps", "median_rtt": "ms", "median_inflight": "packet
 CLAIM_KEYS = {"id", "paper", "claim", "stated_in", "studies", "metrics", "decide"}
 CLAIM_OPTIONAL_KEYS = {"trace"}
 CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
-
-
-class ReferenceDataError(ValueError):
-    """A reference file is missing or malformed; the message names the file, the row and what was expected."""
 
 
 # --------------------------------------------------------------------------- helpers
