@@ -190,7 +190,7 @@ def run(p, key):
     # An event per link step, as NS-2 schedules them: these topologies' mirror-image flows send packets that
     # leave two links at the same instant having started there at the same instant, so which goes first is
     # decided by the order the steps were scheduled in, and only stepping reproduces it (working departures
-    # out ahead, simulator/net/network.pyx plan, moved results at most points and two claim verdicts). The
+    # out ahead, simulator/net/links.pyx plan, moved results at most points and two claim verdicts). The
     # links are 0.1-1 Mbit/s: little to save.
     sim.plan_links = False
     return summarize(p, sim.run())
