@@ -25,8 +25,8 @@ from pathlib import Path
 import yaml
 
 from simulator.run_budget import RunTimeLimitError
-from simulator.study import (Point, Study, StudyError, format_value, load_study, nearest, point_from_path,
-                             read_yaml_mapping)
+from simulator.study import Point, Study, format_value, load_study, nearest, point_from_path
+from simulator.study_errors import StudyError, read_yaml_mapping
 from simulator.suite import is_suite_file
 from simulator.tcp.cc.user import UserAlgorithmError
 from simulator.workflow_config import is_config_file, validate_config_file
@@ -286,7 +286,7 @@ def load_suite_file(path):
 def profile_seeds(config_file, of: str = "profile") -> int:
     """Seeds per point of a workflow config's profile (`of` "suite": of its suite), 1 if there is no
     config to ask."""
-    from simulator.study import read_yaml_mapping
+    from simulator.study_errors import read_yaml_mapping
 
     if config_file is None or not Path(config_file).is_file():
         return 1

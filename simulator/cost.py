@@ -110,7 +110,7 @@ def cost_text(study, n_seeds: int) -> str:
 
 def check_run_cost(study) -> None:
     """Refuse a study one of whose runs is estimated above its max_packets_per_run, naming the point."""
-    from simulator.study import StudyError
+    from simulator.study_errors import StudyError
 
     for p in study.points():
         try:

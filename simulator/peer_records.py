@@ -12,7 +12,7 @@ import json
 import math
 from pathlib import Path
 
-from simulator.reference import ReferenceDataError
+from simulator.reference_errors import ReferenceDataError
 from simulator.run_records import SEAL, digest   # one seal for our run files and the peers' records
 
 

@@ -2,19 +2,21 @@
 each point's algorithm is one its model runs, its warm-up ends before the run does, its sample
 counts are within the caps (simulator/run_limits.py), a study that sets `stack:` does not also
 set a detail to a value that stack contradicts, nor a key and a key it replaces, and each point passes the model's own parameter
-check, exactly as a job would run it."""
+check, exactly as a job would run it. `s` is a simulator.study.Study (not imported: study.py calls
+these checks, so importing it back would close a circle)."""
 from simulator.registry import scenario
 from simulator.run_limits import sample_problem
-from simulator.study import Study, StudyError, format_value, nearest
+from simulator.schema_messages import format_value, nearest
+from simulator.study_errors import StudyError
 from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 
 
-def _place(s: Study, key: str) -> str:
+def _place(s, key: str) -> str:
     return f"grid.{key}" if key in s.grid else f"fixed.{key}"
 
 
-def check_stack_details(s: Study, point) -> None:
+def check_stack_details(s, point) -> None:
     """A study file that sets `stack:` and a detail that contradicts that stack's preset is refused:
     the stack already fixes the detail (simulator/tcp/stacks.py)."""
     if "stack" not in s.fixed and "stack" not in s.grid:
@@ -35,7 +37,7 @@ def check_stack_details(s: Study, point) -> None:
 REPLACES = {"start_times_s": ("start_interval", "start_spread")}
 
 
-def check_replaced_keys(s: Study) -> None:
+def check_replaced_keys(s) -> None:
     """A study file that sets a key and also a key it replaces is refused, naming both."""
     given = set(s.fixed) | set(s.grid)
     for key, replaced in REPLACES.items():
@@ -45,7 +47,7 @@ def check_replaced_keys(s: Study) -> None:
                              f"drop one: {key} gives each flow's start time, {both[0]} derives them")
 
 
-def check_network_points(s: Study) -> None:
+def check_network_points(s) -> None:
     """Algorithm names of a packet-network model, and parameter combinations that cannot run
     (each point goes through the model's own params_with_defaults, as registry.run does)."""
     mod = scenario(s.model)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from simulator.reference_errors import ReferenceDataError
 from simulator.safe_yaml import load_own
 
 MM1_TABLES = "mm1/jackson_mm1_tables.csv"
@@ -71,10 +72,6 @@ CLAIM_OPTIONAL_KEYS = {"trace", "source"}
 # whose statement a claim is: the paper's (the default) or our own check (counted apart on every page)
 CLAIM_SOURCES = ("paper", "ours")
 CLAIM_ID = re.compile(r"^[a-z0-9]+-[0-9]+$")
-
-
-class ReferenceDataError(ValueError):
-    """A reference file is missing or malformed; the message names the file, the row and what was expected."""
 
 
 # --------------------------------------------------------------------------- helpers

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 
 ORIGIN = "origin.json"
 

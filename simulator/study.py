@@ -21,11 +21,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import yaml
-
 from simulator.cost import MAX_PACKETS_PER_RUN, check_run_cost
 from simulator.run_limits import MAX_RUN_FILES, trace_problem
-from simulator.safe_yaml import load_user  # study and config files
+from simulator.study_errors import StudyError, read_yaml_mapping
 # format_value, key_path and nearest are re-exported: other modules import them from here
 from simulator.schema_messages import allowed_text, describe, format_value, key_path, nearest, schema_message  # noqa: F401
 
@@ -49,10 +47,6 @@ PARAM_TYPES = {
     "duration": float,
     "warmup": float,
 }
-
-
-class StudyError(ValueError):
-    """A study file is invalid; the message says where and how to fix it."""
 
 
 def _registry():
@@ -80,27 +74,6 @@ def load_schema(user_algorithms=()) -> dict:
         for k in grid_params(models)}
     schema["properties"]["fixed"]["properties"] = {k: {"$ref": f"#/$defs/param/{k}"} for k in params}
     return schema
-
-
-def read_yaml_mapping(path, what: str = "study") -> dict:
-    """The YAML mapping in ``path``; StudyError naming the file for a missing, empty, broken or non-mapping file."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise StudyError(f"{path}: {what} file not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise StudyError(f"{path}: cannot read the {what} file: {e}") from None
-    try:
-        doc = load_user(text)
-    except yaml.YAMLError as e:
-        raise StudyError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
-    keys = ("study, paper, title, model, grid, ..." if what == "study" else "studies, study_dir, profile, profiles, ...")
-    if doc is None:
-        raise StudyError(f"{path}: (top level): the {what} file is empty; expected a mapping of keys ({keys})")
-    if not isinstance(doc, dict):
-        raise StudyError(f"{path}: (top level): expected a mapping of keys ({keys}), got a {type(doc).__name__}")
-    return doc
 
 
 # --------------------------------------------------------------------------- model
@@ -429,7 +402,7 @@ def _check_semantics(s: Study) -> None:
             )
     _check_exclude(s)
     if s.model != "mm1":
-        from simulator.point_checks import check_network_points   # it imports this module's StudyError
+        from simulator.point_checks import check_network_points   # loads the model registry: only for network studies
         check_network_points(s)
         check_run_cost(s)
         return

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 
 
 def _joinable(doc: dict, grid: dict) -> bool:

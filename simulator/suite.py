@@ -17,7 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from simulator.study import StudyError, load_study, nearest, read_yaml_mapping
+from simulator.study import load_study, nearest
+from simulator.study_errors import StudyError, read_yaml_mapping
 from simulator.study_algorithms import join_algorithms
 
 PAPER = "suite"                      # the `paper:` of every suite study (its chapter: notebooks/suite.ipynb)

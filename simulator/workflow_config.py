@@ -1,6 +1,6 @@
 """The workflow config (config/config.yaml and each --configfile): checked before any job starts.
 
-Every problem raises simulator.study.StudyError naming the file holding the mistake (or
+Every problem raises simulator.study_errors.StudyError naming the file holding the mistake (or
 `--config`), the key and the allowed values. `python -m simulator validate config/config.yaml`
 checks a config alone, loads its enabled studies and checks its reference folder.
 """
@@ -12,7 +12,8 @@ import yaml
 
 from simulator.safe_yaml import load_own, load_user
 from simulator.schema_messages import schema_message
-from simulator.study import StudyError, load_study, nearest, read_yaml_mapping
+from simulator.study import load_study, nearest
+from simulator.study_errors import StudyError, read_yaml_mapping
 from simulator.study_files import CATALOGUE_ENTRY, StudyFilesError, enabled_names, study_files
 
 
@@ -158,7 +159,8 @@ def validate_config_file(path) -> list:
 
 def _check_reference(root: Path, reference_dir, study_dir: Path) -> None:
     """The config's reference folder (reference/ by default), as the workflow checks it before any job."""
-    from simulator.reference import ReferenceDataError, check_reference_dir
+    from simulator.reference import check_reference_dir
+    from simulator.reference_errors import ReferenceDataError
 
     folder = Path(reference_dir) if Path(reference_dir).is_absolute() else root / reference_dir
     known = known_studies(root, study_dir)

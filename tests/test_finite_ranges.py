@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from simulator import registry
-from simulator.study import StudyError, load_study
+from simulator.study import load_study
+from simulator.study_errors import StudyError
 
 ROOT = Path(__file__).resolve().parents[1]
 MM1 = "paper: mm1\ntitle: t\nmodel: mm1\ngrid: {{variant: [standard], algorithm: [reno]}}\nfixed: {{{fixed}}}\n{extra}"

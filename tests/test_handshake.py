@@ -7,6 +7,7 @@ import pytest
 
 from simulator import registry
 from simulator.core.rng import Stream
+from simulator.models.flow_config import FlowConfig
 from simulator.models.flow_model import FlowModel
 from simulator.net.impairments import BernoulliLoss
 from simulator.tcp import stacks
@@ -20,9 +21,10 @@ SYN_RTT = 2 * (2 * ACCESS_DELAY + DELAY) + 2 * (2 * SYN_BYTES * 8 / ACCESS + SYN
 
 def model(cc, syn_timeout, key="handshake", duration=2.0, start=0.5, recovery=None):
     """One flow over a 10 Mbit/s, 20 ms dumbbell, sampled every ms; a classic flow with `recovery`."""
-    return FlowModel(key, [cc], RATE, DELAY, 50, ACCESS, ACCESS_DELAY, duration, 0.0, 0.001,
-                     tcp={"syn_timeout": syn_timeout}, start_times=[start],
-                     recoveries=None if recovery is None else [recovery])
+    return FlowModel(key, [cc], FlowConfig(
+        RATE, DELAY, 50, ACCESS, ACCESS_DELAY, duration, 0.0, 0.001,
+        tcp={"syn_timeout": syn_timeout}, start_times=[start],
+        recoveries=None if recovery is None else [recovery]))
 
 
 def first(samples, column, after=-1.0):

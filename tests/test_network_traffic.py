@@ -7,6 +7,7 @@ import pytest
 
 from simulator import registry
 from simulator.core.rng import Stream
+from simulator.models.flow_config import FlowConfig
 from simulator.models.flow_model import FlowModel
 from simulator.net.impairments import BernoulliLoss
 from simulator.net.queue_disc import make_queue
@@ -27,8 +28,9 @@ def two_sources_one_link(queue):
     udp = [{"src": "a", "dst": "d", "rate_bps": 2.0 * RATE, "size": SIZE, "mode": "poisson", "stop": 20.0},
            {"src": "b", "dst": "d", "rate_bps": 0.3 * RATE, "size": SIZE, "mode": "poisson", "stop": 20.0}]
     # one idle TCP flow (it never starts) keeps the model's TCP bookkeeping trivial
-    sim = FlowModel("udp-test", [aimd.RenoGrowth("reno")], duration=25.0, topology=t,
-                   flow_ends=[("a", "d")], monitor=("r", "d"), start_times=[1e9], udp=udp)
+    sim = FlowModel("udp-test", [aimd.RenoGrowth("reno")], FlowConfig(
+        duration=25.0, topology=t,
+        flow_ends=[("a", "d")], monitor=("r", "d"), start_times=[1e9], udp=udp))
     if queue != "ring":
         sim.configure_link(sim.link_id("r", "d"), queue=make_queue(queue, 20))
     out = sim.run()
@@ -67,8 +69,9 @@ def test_poisson_source_rate_and_on_off_duty_cycle():
     t.add_link("a", "d", 100e6, 0.001, 10_000)
     udp = [{"src": "a", "dst": "d", "rate_bps": 2e6, "size": SIZE, "mode": "poisson"},
            {"src": "a", "dst": "d", "rate_bps": 2e6, "size": SIZE, "mode": "onoff", "on": 0.5, "off": 1.5}]
-    sim = FlowModel("rate-test", [aimd.RenoGrowth("reno")], duration=1000.0, topology=t,
-                   flow_ends=[("a", "d")], monitor=("a", "d"), start_times=[1e9], udp=udp)
+    sim = FlowModel("rate-test", [aimd.RenoGrowth("reno")], FlowConfig(
+        duration=1000.0, topology=t,
+        flow_ends=[("a", "d")], monitor=("a", "d"), start_times=[1e9], udp=udp))
     out = sim.run()
     poisson = out["udp"][0]["sent"] * SIZE * 8 / 1000.0
     onoff = out["udp"][1]["sent"] * SIZE * 8 / 1000.0
@@ -82,8 +85,9 @@ def probe_path(loss=None):
     t.add_link("c", "r", 100e6, 0.002, 100)
     t.add_link("r", "s", 10e6, 0.005, 100)
     probe = {"src": "c", "dst": "s", "interval": 0.2, "size": 98, "start": 0.0}
-    sim = FlowModel("ping-test", [aimd.RenoGrowth("reno")], duration=100.0, topology=t,
-                   flow_ends=[("c", "s")], monitor=("r", "s"), start_times=[1e9], probes=[probe])
+    sim = FlowModel("ping-test", [aimd.RenoGrowth("reno")], FlowConfig(
+        duration=100.0, topology=t,
+        flow_ends=[("c", "s")], monitor=("r", "s"), start_times=[1e9], probes=[probe]))
     if loss is not None:
         sim.configure_link(sim.link_id("r", "s"), loss=BernoulliLoss(loss, Stream("ping-test", "loss")))
     return sim.run()["probes"][0]
@@ -106,10 +110,11 @@ def ns2_flow(window, algorithm="reno"):
     t.add_link("s", "r", 10e6, 0.01, 1000)
     t.add_link("r", "d", 1e6, 0.05, 50)
     rec = recovery.NewRenoRecovery() if algorithm == "newreno" else recovery.RenoRecovery()
-    sim = FlowModel("ns2-test", [aimd.RenoGrowth(algorithm)], duration=60.0, data_size=1500,
-                   ack_size=40, topology=t, flow_ends=[("s", "d")], monitor=("r", "d"), start_times=[0.0],
-                   recoveries=[rec], tcp={"init_cwnd": 2.0, "max_window": window, "packets": 100_000,
-                                          "rto_min": 0.2, "rto_initial": 3.0, "impatient": True})
+    sim = FlowModel("ns2-test", [aimd.RenoGrowth(algorithm)], FlowConfig(
+        duration=60.0, data_size=1500,
+        ack_size=40, topology=t, flow_ends=[("s", "d")], monitor=("r", "d"), start_times=[0.0],
+        recoveries=[rec], tcp={"init_cwnd": 2.0, "max_window": window, "packets": 100_000,
+                              "rto_min": 0.2, "rto_initial": 3.0, "impatient": True}))
     return sim.run()
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from simulator import registry
 from simulator.params import Model, Param, defaults_of, study_schema_params
-from simulator.study import StudyError, load_schema, load_study
+from simulator.study import load_schema, load_study
+from simulator.study_errors import StudyError
 
 MODELS = [registry.model(m) for m in registry.MODELS]
 

@@ -79,7 +79,7 @@ def test_batch_reports_an_unwritable_place_without_a_traceback(tmp_path):
 
 def test_results_origin_refuses_same_named_study_from_another_file(tmp_path, monkeypatch):
     from simulator.results_origin import check_origin, read_origin, record_origin
-    from simulator.study import StudyError
+    from simulator.study_errors import StudyError
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config/test/studies").mkdir(parents=True)
     (tmp_path / "config/test/studies/mm1_lambda.yaml").write_text("study: mm1_lambda\n")

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simulator.scenarios.mm1_queue import ALGORITHMS_OF
-from simulator.study import StudyError, format_value, load_study, point_from_path
+from simulator.study import format_value, load_study, point_from_path
+from simulator.study_errors import StudyError
 
 ROOT = Path(__file__).resolve().parents[1]
 

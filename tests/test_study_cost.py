@@ -15,7 +15,8 @@ import yaml
 import simulator
 from simulator.cost import MAX_PACKETS_PER_RUN, run_packets
 from simulator.run_limits import MAX_RUN_FILES
-from simulator.study import SCHEMA_PATH, StudyError, load_study
+from simulator.study import SCHEMA_PATH, load_study
+from simulator.study_errors import StudyError
 from workflow_copy import ROOT, copy_repo
 
 MAX_RSS_MB = 300      # a refused study costs little more than the interpreter and its imports

@@ -2,7 +2,8 @@
 import pytest
 import yaml
 
-from simulator.study import StudyError, load_study
+from simulator.study import load_study
+from simulator.study_errors import StudyError
 
 BASE = {
     "study": "qt_x", "paper": "qtcol", "title": "t", "model": "dumbbell", "seeds": 1,

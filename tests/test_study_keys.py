@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from simulator import registry
-from simulator.study import StudyError, load_study
+from simulator.study import load_study
+from simulator.study_errors import StudyError
 
 # a very short run of each model, and a key's two values (with what else the key needs to act)
 BASE = {

@@ -5,7 +5,8 @@ import copy
 import pytest
 import yaml
 
-from simulator.study import StudyError, load_study
+from simulator.study import load_study
+from simulator.study_errors import StudyError
 
 NS2 = {"study": "ns2_x", "paper": "ns2", "title": "t", "model": "ns2", "seeds": 1,
        "grid": {"algorithm": ["reno", "vegas"], "topology": ["linear", "mesh"]},

@@ -12,7 +12,7 @@ import yaml
 
 from simulator.report import suite_chapter
 from simulator.report.suite_rank import rank
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 from simulator.suite import check_algorithms, config_algorithms, load_suite_study
 
 ROOT = Path(__file__).resolve().parents[1]

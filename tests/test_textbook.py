@@ -13,43 +13,43 @@ import pytest
 import yaml
 
 from simulator.report import aggregate
-from simulator.report import textbook as tb
+from simulator.report import textbook as tb, textbook_models as tm
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_mathis_by_hand():
     # sqrt(3/2) / (0.2 s x sqrt(1e-4)) = 1.22474 / 0.002
-    assert tb.mathis(0.2, 1e-4, math.sqrt(1.5)) == pytest.approx(612.372, rel=1e-5)
+    assert tm.mathis(0.2, 1e-4, math.sqrt(1.5)) == pytest.approx(612.372, rel=1e-5)
 
 
 def test_padhye_by_hand():
     # RTT sqrt(2p/3) = 0.2 x 0.0816497 = 0.0163299; T0 min(1, 3 sqrt(3p/8)) p (1 + 32 p^2)
     # = 0.4 x 0.1837117 x 0.01 x 1.0032 = 0.0007372; 1 / 0.0170671
-    assert tb.padhye(0.2, 0.01, 1, 0.4) == pytest.approx(58.592, rel=1e-4)
+    assert tm.padhye(0.2, 0.01, 1, 0.4) == pytest.approx(58.592, rel=1e-4)
 
 
 def test_padhye_tends_to_mathis_with_c_sqrt_3_over_2b_when_timeouts_vanish():
     for b in (1, 2):
-        assert tb.padhye(0.1, 1e-7, b, 1.0) / tb.mathis(0.1, 1e-7, math.sqrt(3 / (2 * b))) == pytest.approx(1, abs=2e-3)
+        assert tm.padhye(0.1, 1e-7, b, 1.0) / tm.mathis(0.1, 1e-7, math.sqrt(3 / (2 * b))) == pytest.approx(1, abs=2e-3)
 
 
 def test_rfc9438_regions_by_hand():
     # (0.4 x 3.7 / 1.2)^(1/4) = 1.053826; 0.2^0.75 = 0.299070; (1e-3)^0.75 = 0.0056234
-    assert tb.cubic_window(0.2, 1e-3) == pytest.approx(56.046, rel=1e-4)
-    assert tb.reno_friendly_window(1e-3) == pytest.approx(math.sqrt(1500))
-    assert tb.cubic_rfc9438(0.2, 1e-3) == pytest.approx(56.046 / 0.2, rel=1e-4)       # CUBIC region larger
-    assert tb.cubic_rfc9438(0.2, 0.03) == pytest.approx(math.sqrt(50) / 0.2)          # Reno-friendly larger (4.37 < 7.07)
+    assert tm.cubic_window(0.2, 1e-3) == pytest.approx(56.046, rel=1e-4)
+    assert tm.reno_friendly_window(1e-3) == pytest.approx(math.sqrt(1500))
+    assert tm.cubic_rfc9438(0.2, 1e-3) == pytest.approx(56.046 / 0.2, rel=1e-4)       # CUBIC region larger
+    assert tm.cubic_rfc9438(0.2, 0.03) == pytest.approx(math.sqrt(50) / 0.2)          # Reno-friendly larger (4.37 < 7.07)
 
 
 def test_stack_constants_follow_from_the_presets():
-    assert tb.mathis_constant("ns2") == pytest.approx(math.sqrt(3 / 2))   # an ACK per packet
-    assert tb.mathis_constant("linux") == pytest.approx(math.sqrt(3 / 2))  # delayed ACKs, byte counting
-    assert tb.mathis_constant("ns3") == pytest.approx(math.sqrt(3 / 4))    # delayed ACKs counted per ACK
-    assert [tb.packets_per_increment(s) for s in ("ns2", "ns3", "linux")] == [1, 2, 1]
-    assert tb.timeout_s("linux", 0.2) == pytest.approx(0.4)                # SRTT + 200 ms
-    assert tb.timeout_s("ns3", 0.2) == pytest.approx(1.0)                  # MinRto 1 s
-    assert tb.timeout_s("ns2", 0.3) == pytest.approx(0.3)                  # max(SRTT, 0.2 s)
+    assert tm.mathis_constant("ns2") == pytest.approx(math.sqrt(3 / 2))   # an ACK per packet
+    assert tm.mathis_constant("linux") == pytest.approx(math.sqrt(3 / 2))  # delayed ACKs, byte counting
+    assert tm.mathis_constant("ns3") == pytest.approx(math.sqrt(3 / 4))    # delayed ACKs counted per ACK
+    assert [tm.packets_per_increment(s) for s in ("ns2", "ns3", "linux")] == [1, 2, 1]
+    assert tm.timeout_s("linux", 0.2) == pytest.approx(0.4)                # SRTT + 200 ms
+    assert tm.timeout_s("ns3", 0.2) == pytest.approx(1.0)                  # MinRto 1 s
+    assert tm.timeout_s("ns2", 0.3) == pytest.approx(0.3)                  # max(SRTT, 0.2 s)
 
 
 def test_fitted_exponent_of_a_power_law():

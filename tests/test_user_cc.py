@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from simulator import cli, registry
-from simulator.study import StudyError, load_study
+from simulator.study import load_study
+from simulator.study_errors import StudyError
 from simulator.tcp.cc import catalogue, user
 
 ROOT = Path(__file__).resolve().parents[1]

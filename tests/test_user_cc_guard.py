@@ -199,7 +199,8 @@ def test_time_limit_is_disarmed_after_the_run():
 
 
 def test_run_time_limit_is_checked_and_defaults(tmp_path):
-    from simulator.study import StudyError, load_study
+    from simulator.study import load_study
+    from simulator.study_errors import StudyError
     plain = STUDY.replace("algorithms:\n  mine: mine.py:Mine\n", "").replace("[mine]", "[reno]")
     for folder, extra in (("default", ""), ("zero", "run_time_limit: 0\n"), ("text", "run_time_limit: soon\n")):
         (tmp_path / folder).mkdir()
@@ -270,7 +271,7 @@ def test_folder_named_with_algorithm_folder_may_hold_algorithms(repo_and_outside
 
 
 def test_config_algorithm_folders_allow_an_outside_folder(repo_and_outside, monkeypatch):
-    from simulator.study import StudyError
+    from simulator.study_errors import StudyError
     from simulator.workflow_config import check_config
     repo, outside = repo_and_outside
     monkeypatch.chdir(repo)

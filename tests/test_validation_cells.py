@@ -5,7 +5,7 @@ import json
 import pytest
 
 from simulator import registry
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 from simulator.validation import cells, run_cell
 from workflow_copy import ROOT
 

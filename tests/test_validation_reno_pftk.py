@@ -7,6 +7,7 @@ import math
 import pytest
 
 from simulator.core.rng import Stream
+from simulator.models.flow_config import FlowConfig
 from simulator.models.flow_model import FlowModel
 from simulator.net.impairments import BernoulliLoss
 from simulator.net.topology import Topology
@@ -22,11 +23,11 @@ def lossy_flow(algorithm, p):
     t.add_link("s", "r", 1e9, 0.0001, 100_000)
     t.add_link("r", "d", 100e6, 0.025, 100_000)
     rec = recovery.NewRenoRecovery() if algorithm == "newreno" else recovery.RenoRecovery()
-    sim = FlowModel(f"pftk-{algorithm}-{p}", [aimd.RenoGrowth(algorithm, "ns2")], duration=DURATION,
-                   data_size=1500, ack_size=40, topology=t, flow_ends=[("s", "d")], monitor=("r", "d"),
-                   start_times=[0.0], recoveries=[rec],
-                   tcp={"init_cwnd": 2.0, "packets": 5_000_000, "rto_min": 0.2, "rto_initial": 1.0,
-                        "impatient": True})
+    sim = FlowModel(f"pftk-{algorithm}-{p}", [aimd.RenoGrowth(algorithm, "ns2")], FlowConfig(
+        duration=DURATION, data_size=1500, ack_size=40, topology=t, flow_ends=[("s", "d")], monitor=("r", "d"),
+        start_times=[0.0], recoveries=[rec],
+        tcp={"init_cwnd": 2.0, "packets": 5_000_000, "rto_min": 0.2, "rto_initial": 1.0,
+             "impatient": True}))
     sim.configure_link(sim.link_id("r", "d"), loss=BernoulliLoss(p, Stream(f"pftk-{p}", "loss")))
     return sim.run()["flows"][0]
 

@@ -16,6 +16,7 @@ SYN-ACK arrives; a SYN or SYN-ACK lost is retried after syn_timeout, doubling (N
 no handshake: the ns2 stack's default).  A schedule may change the bottleneck's rate (forward
 direction) or delay (both directions) during the run.  Every `sample_interval` s the model records
 per-flow cwnd, data in flight, smoothed RTT and delivered packets, and the bottleneck queue.
+Its settings: FlowConfig (simulator/models/flow_config.py); its state: flow_model.pxd.
 """
 import numpy as np
 
@@ -25,6 +26,7 @@ from simulator.core.events cimport Event, EventQueue
 from simulator.core.rng cimport Stream
 from simulator.core.invariants import violated
 from simulator.core.quantiles cimport IntHistogram, LogHistogram
+from simulator.models.flow_config import FlowConfig
 from simulator.models.flow_endpoints import make_endpoints
 from simulator.models.flow_routes import build_dumbbell, build_topology
 from simulator.net.network cimport PKT_ACK, PKT_DATA, Network, Packet
@@ -38,93 +40,26 @@ from simulator.tcp.recovery cimport ACT_RETRANSMIT
 PLAN_LINKS = True
 
 
-cdef enum:
-    EV_LINK_DONE = 0
-    EV_ARRIVE = 1
-    EV_START = 2
-    EV_RTO = 3
-    EV_DELACK = 4
-    EV_PACE = 5
-    EV_SCHED = 6
-    EV_SAMPLE = 7
-    EV_END = 8
-    EV_STOP = 9
-    EV_UDP = 10
-    EV_PROBE = 11
-    EV_SYN = 12
-
-cdef enum:
-    FLOW_TCP = 0
-    FLOW_UDP = 1
-    FLOW_PROBE = 2
-
-
 cdef class FlowModel:
-    cdef str key
-    cdef int n
-    cdef public list senders, receivers
-    cdef Network net
-    cdef EventQueue events
-    cdef int bottleneck_fwd, bottleneck_rev
-    cdef double duration, start_interval, sample_interval
-    cdef list start_times
-    cdef int data_size, ack_size
-    cdef list schedule
-    cdef double[::1] rto_scheduled, delack_scheduled, pace_scheduled
-    cdef long long[::1] data_drops
-    cdef list samples
-    cdef long long acks_sent
-    # event-sampled distributions, as the authors log at every cwnd change: every k-th ACK from
-    # event_from on, kept as histograms (fixed memory however long the run)
-    cdef int event_every
-    cdef double event_from
-    cdef long long acks_seen
-    cdef LogHistogram ev_rtt
-    cdef IntHistogram ev_inflight
-    # classic (NS-2 style) senders, stop times, per-flow counters for the time series
-    cdef unsigned char[::1] classic, stopped, kind
-    cdef list stop_times
-    cdef long long[::1] sent_count
-    cdef double[::1] delay_sum, delay_max
-    cdef long long[::1] delay_cnt
-    cdef list samples2
-    # UDP sources: rate (bit/s), size, mode (0 poisson, 1 on-off), on/off means, state
-    cdef list udp, udp_rng
-    cdef double[::1] udp_until
-    cdef unsigned char[::1] udp_on
-    cdef long long[::1] udp_sent, udp_delivered
-    # probes: interval, size, sent/replies, RTT log
-    cdef list probes
-    cdef long long[::1] probe_sent, probe_replies
-    cdef list probe_log
-    cdef public dict link_ids
-    cdef public bint plan_links     # FIFO links work out departures at arrival (Network.plan); False: an event per step
-    cdef double syn_timeout
-    cdef unsigned char[::1] syn_wait
-    cdef double[::1] syn_deadline
-    cdef long long[::1] syn_tries
-    cdef object topology
+    # its state: simulator/models/flow_model.pxd
 
-    def __init__(self, str key, list controllers, bottleneck_bps=None, bottleneck_delay=None,
-                 buffer_pkts=None, double access_bps=10e9, double access_delay=1e-5,
-                 double duration=10.0, double start_interval=0.1, double sample_interval=0.1,
-                 int data_size=1502, int ack_size=66, list schedule=None, dict tcp=None,
-                 topology=None, list flow_ends=None, tuple monitor=None, start_times=None,
-                 stop_times=None, list recoveries=None, list udp=None, list probes=None,
-                 dict links=None, list medium=None, list extra_delays=None, double event_from=0.0):
-        tcp = tcp or {}
+    def __init__(self, str key, list controllers, config):
+        """One run: `controllers`, one per TCP flow; `config`, every other setting (simulator/models/flow_config.py)."""
+        if not isinstance(config, FlowConfig):
+            raise TypeError(f"FlowModel takes a FlowConfig (simulator/models/flow_config.py), got {type(config).__name__}")
+        c = config
+        c.check(len(controllers))
+        tcp = c.tcp or {}
         self.key = key
         self.n = len(controllers)
-        if self.n < 1:
-            raise ValueError("the flow model needs at least one flow")
-        self.udp = list(udp or [])          # dicts: src, dst, rate_bps, size, mode, on, off
-        self.probes = list(probes or [])    # dicts: src, dst, interval, size, start
-        self.duration = duration
-        self.start_interval = start_interval
-        self.sample_interval = sample_interval
-        self.data_size = data_size
-        self.ack_size = ack_size
-        self.schedule = sorted(schedule or [], key=lambda c: c[0])
+        self.udp = list(c.udp or [])
+        self.probes = list(c.probes or [])
+        self.duration = c.duration
+        self.start_interval = c.start_interval
+        self.sample_interval = c.sample_interval
+        self.data_size = c.data_size
+        self.ack_size = c.ack_size
+        self.schedule = sorted(c.schedule or [], key=lambda change: change[0])
         self.events = EventQueue(1 << 12)
         n_all = self.n + len(self.udp) + len(self.probes)
         self.net = Network(self.events, EV_LINK_DONE, EV_ARRIVE, n_all)
@@ -132,37 +67,21 @@ cdef class FlowModel:
                              + [FLOW_PROBE] * len(self.probes), dtype=np.uint8)
         self.link_ids = {}
         self.plan_links = True
-        self.topology = topology
-        dumbbell = (bottleneck_bps, bottleneck_delay, buffer_pkts)
-        if topology is None:
-            if self.udp or self.probes:
-                raise ValueError("UDP sources and probes need a topology (topology=)")
-            if None in dumbbell:
-                raise ValueError("the built-in dumbbell needs bottleneck_bps, bottleneck_delay and buffer_pkts "
-                                 "(or give topology=)")
+        self.topology = c.topology
+        if c.topology is None:
             self.bottleneck_fwd, self.bottleneck_rev = build_dumbbell(
-                self.net, (PKT_DATA, PKT_ACK), self.n, float(bottleneck_bps), float(bottleneck_delay),
-                int(buffer_pkts), access_bps, access_delay, extra_delays)
+                self.net, (PKT_DATA, PKT_ACK), self.n, float(c.bottleneck_bps), float(c.bottleneck_delay),
+                int(c.buffer_pkts), c.access_bps, c.access_delay, c.extra_delays)
         else:
-            if dumbbell != (None, None, None):
-                raise ValueError("bottleneck_bps, bottleneck_delay and buffer_pkts describe the built-in dumbbell; "
-                                 "with topology= the links are the topology's")
-            if flow_ends is None or len(flow_ends) != self.n:
-                raise ValueError(f"a topology run needs (source, destination) for each of the {self.n} flows")
-            ends = list(flow_ends) + [(u["src"], u["dst"]) for u in self.udp] \
+            ends = list(c.flow_ends) + [(u["src"], u["dst"]) for u in self.udp] \
                 + [(pr["src"], pr["dst"]) for pr in self.probes]
             self.link_ids, self.bottleneck_fwd, self.bottleneck_rev = build_topology(
-                self.net, (PKT_DATA, PKT_ACK), topology, ends, monitor)
-        self.start_times = list(start_times) if start_times is not None else \
-            [i * start_interval for i in range(self.n)]
-        if len(self.start_times) != self.n:
-            raise ValueError(f"{len(self.start_times)} start times for {self.n} flows")
-        self.stop_times = list(stop_times) if stop_times is not None else [INFINITY] * self.n
-        if len(self.stop_times) != self.n:
-            raise ValueError(f"{len(self.stop_times)} stop times for {self.n} flows")
-        recoveries = recoveries or [None] * self.n
+                self.net, (PKT_DATA, PKT_ACK), c.topology, ends, c.monitor)
+        self.start_times = c.flow_start_times(self.n)
+        self.stop_times = c.flow_stop_times(self.n)
+        recoveries = c.recoveries or [None] * self.n
         self.classic = np.array([r is not None for r in recoveries], dtype=np.uint8)
-        self.senders, self.receivers = make_endpoints(controllers, recoveries, tcp, data_size)
+        self.senders, self.receivers = make_endpoints(controllers, recoveries, tcp, self.data_size)
         self.stopped = np.zeros(self.n, dtype=np.uint8)
         self.sent_count = np.zeros(self.n, dtype=np.int64)
         self.delay_sum = np.zeros(self.n)
@@ -187,15 +106,13 @@ cdef class FlowModel:
         self.syn_tries = np.zeros(self.n, dtype=np.int64)
         self.samples = []
         self.event_every = 8
-        self.event_from = event_from
+        self.event_from = c.event_from
         self.ev_rtt = LogHistogram()
         self.ev_inflight = IntHistogram()
-        # per-link queue discipline, loss and jitter ({link id: {queue, loss, jitter}}) and the
-        # links sharing one half-duplex channel, by the ids Topology.link_id gives
-        for link in sorted(links or {}):
-            self.configure_link(link, **links[link])
-        if medium:
-            self.set_medium(medium)
+        for link in sorted(c.links or {}):
+            self.configure_link(link, **c.links[link])
+        if c.medium:
+            self.set_medium(c.medium)
 
     cdef void transmit(self, int flow, long long seq, double now) except *:
         cdef int size = self.data_size
@@ -522,6 +439,8 @@ cdef class FlowModel:
             raise ValueError(f"schedule entry {change}: change must be 'rate' or 'delay'")
 
     def sample(self, double now):
+        """A row of `samples` and one of `samples2`, their columns named by SAMPLE_HEAD, FLOW_SAMPLE and
+        FLOW_COUNTERS (simulator/models/flow_config.py, whose `samples` reads them back by name)."""
         row = [now, self.net.queue_length(self.bottleneck_fwd, now)]
         row2 = []
         for i in range(self.n):

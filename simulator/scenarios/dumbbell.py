@@ -18,6 +18,7 @@ import numpy as np
 
 from simulator.core.rng import Stream
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
+from simulator.models.flow_config import samples
 from simulator.scenarios import network_keys
 from simulator.scenarios import run_summaries as rs
 from simulator.tcp import stacks
@@ -146,6 +147,7 @@ def check_access_faster(p) -> None:
 
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
+    from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
     n = int(p["flows"])
     ccs, recs = zip(*[catalogue.build(p["algorithm"], stack(p, key, i)) for i in range(n)])
@@ -155,13 +157,15 @@ def run(p, key):
     tcp = network_keys.tcp_options(p, stacks.resolve(p))
     if classic:
         tcp["packets"] = packet_budget(p, fastest)
-    sim = FlowModel(key, list(ccs), p["bottleneck_mbps"] * 1e6,
-                   p["delay_ms"] / 1e3, buffer_packets(p), p["access_gbps"] * 1e9,
-                   p["access_delay_ms"] / 1e3, float(p["duration"]), float(p["start_interval"]),
-                   float(p["sample_interval"]), p["mss_bytes"] + HEADERS, ACK_WIRE, changes,
-                   tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"],
-                   extra_delays=None if p["flow_extra_delay_ms"] is None else [d / 1e3 for d in p["flow_extra_delay_ms"]],
-                   event_from=float(p["warmup"]))
+    extra_delays = None if p["flow_extra_delay_ms"] is None else [d / 1e3 for d in p["flow_extra_delay_ms"]]
+    config = FlowConfig(
+        bottleneck_bps=p["bottleneck_mbps"] * 1e6, bottleneck_delay=p["delay_ms"] / 1e3,
+        buffer_pkts=buffer_packets(p), access_bps=p["access_gbps"] * 1e9, access_delay=p["access_delay_ms"] / 1e3,
+        duration=float(p["duration"]), start_interval=float(p["start_interval"]),
+        sample_interval=float(p["sample_interval"]), data_size=p["mss_bytes"] + HEADERS, ack_size=ACK_WIRE,
+        schedule=changes, tcp=tcp, recoveries=list(recs) if classic else None, start_times=p["start_times_s"],
+        extra_delays=extra_delays, event_from=float(p["warmup"]))
+    sim = FlowModel(key, list(ccs), config)
     for link, cfg in network_keys.bottleneck_impairments(p, key, *sim.bottleneck_links).items():
         sim.configure_link(link, **cfg)
     out = sim.run()
@@ -178,10 +182,9 @@ def summarize(p, out):
     warm-up excluded (at the receivers); distributions are time-weighted (fixed-interval samples)
     and, for RTT and per-flow in-flight, also event-sampled (the *_events metrics)."""
     n, now, cap = int(p["flows"]), out["end_time"], p["bottleneck_mbps"]
-    s = np.array(out["samples"], dtype=float)             # t, queue, then 4 columns per flow
-    t = s[:, 0]
-    cwnd, infl, srtt, deliv = (s[:, 2 + k::4] for k in range(4))
-    in_order = rs.arrays(out)[-1]                           # the receivers' in-order edge, per flow
+    s = samples(out)
+    t, cwnd, infl, srtt, deliv = s.t, s.cwnd, s.in_flight, s.srtt, s.delivered
+    in_order = s.in_order                                   # the receivers' in-order edge, per flow
     flows = out["flows"]
     warm = t >= p["warmup"]
     i0 = int(np.argmax(warm))
@@ -226,7 +229,7 @@ def summarize(p, out):
     if p["trace"]:
         tput = np.diff(deliv, axis=0, prepend=deliv[:1]) * 8 * p["mss_bytes"] / p["sample_interval"] / 1e6
         cum = np.where(t[:, None] > 0, deliv * 8 * p["mss_bytes"] / np.maximum(t[:, None], 1e-9) / 1e6, 0)
-        trace = {"t": t.tolist(), "queue": s[:, 1].tolist(),
+        trace = {"t": t.tolist(), "queue": s.queue_pkts.tolist(),
                  "jain": [jain(row) if row.sum() > 0 else float("nan") for row in cum]}
         for i in range(n):
             trace[f"cwnd_{i}"] = cwnd[:, i].tolist()

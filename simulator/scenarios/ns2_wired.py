@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.rng import Stream
+from simulator.models.flow_config import samples
 from simulator.scenarios import network_keys
 from simulator.scenarios import run_summaries as rs
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
@@ -164,6 +165,7 @@ def start_times(p, key):
 
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
+    from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
     from simulator.net.queue_disc import make_queue
     n = int(p["flows"])
@@ -179,15 +181,16 @@ def run(p, key):
     fwd, rev = topo.link_id(*monitor), topo.link_id(*reversed(monitor))
     for link, cfg in network_keys.bottleneck_impairments(p, key, fwd, rev).items():
         links[link] = {**links.get(link, {}), **cfg}
-    sim = FlowModel(key, list(ccs), duration=float(p["duration"]),
-                   sample_interval=float(p["sample_interval"]), data_size=int(p["packet_bytes"]),
-                   ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends, monitor=monitor,
-                   start_times=starts, recoveries=list(recs), links=links,
-                   schedule=network_keys.rate_changes(p) if p["capacity_schedule"] is not None else None)
+    config = FlowConfig(
+        duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
+        data_size=int(p["packet_bytes"]), ack_size=ACK_BYTES, tcp=tcp, topology=topo, flow_ends=ends,
+        monitor=monitor, start_times=starts, recoveries=list(recs), links=links,
+        schedule=network_keys.rate_changes(p) if p["capacity_schedule"] is not None else None)
+    sim = FlowModel(key, list(ccs), config)
     # An event per link step, as NS-2 schedules them: these topologies' mirror-image flows send packets that
     # leave two links at the same instant having started there at the same instant, so which goes first is
     # decided by the order the steps were scheduled in, and only stepping reproduces it (working departures
-    # out ahead, simulator/net/network.pyx plan, moved results at most points and two claim verdicts). The
+    # out ahead, simulator/net/links.pyx plan, moved results at most points and two claim verdicts). The
     # links are 0.1-1 Mbit/s: little to save.
     sim.plan_links = False
     return summarize(p, sim.run())
@@ -197,7 +200,9 @@ def summarize(p, out):
     """NS-2-paper metrics: cwnd level and variability, throughput, one-way latency (data packets,
     sender to receiver), loss (dropped / sent), recovery events; all after `warmup` except the
     time-to-stabilise and the loss/timeout counts, which cover the whole run."""
-    t, cwnd, _, srtt, deliv, drops, sent, dsum, dcnt, dmax, _ = rs.arrays(out)
+    s = samples(out)
+    t, cwnd, srtt, deliv, drops, sent = s.t, s.cwnd, s.srtt, s.delivered, s.drops, s.sent
+    dsum, dcnt, dmax = s.delay_sum, s.delay_count, s.delay_max
     if int(p["window"]) > 0:        # the window in use: NS-2's cwnd_ keeps growing past window_
         cwnd = np.minimum(cwnd, int(p["window"]))
     dt, payload = float(p["sample_interval"]), p["packet_bytes"] - HEADER_BYTES
@@ -229,7 +234,7 @@ def summarize(p, out):
     result = {"metrics": rs.clean(m)}
     if p["trace"]:
         drop_i, sent_i = rs.per_interval(drops), rs.per_interval(sent)
-        trace = {"t": t.tolist(), "queue_pkts": np.asarray(out["samples"])[:, 1].tolist(),
+        trace = {"t": t.tolist(), "queue_pkts": s.queue_pkts.tolist(),
                  "latency_s": [None if not np.isfinite(x) else float(x) for x in lat]}
         for i in range(cwnd.shape[1]):
             trace[f"cwnd_{i}"] = cwnd[:, i].tolist()

@@ -3,22 +3,9 @@
 The flow model (simulator/models/flow_model.pyx) samples every `sample_interval` s: per TCP flow
 cwnd, data in flight, smoothed RTT and packets delivered (`samples`), and cumulative drops,
 transmissions, one-way delay sum/count, the worst delay since the last sample and the packets delivered in
-order to the application (`samples2`).
+order to the application (`samples2`); simulator/models/flow_config.py `samples` reads them by name.
 """
 import numpy as np
-
-SAMPLE_COLUMNS = 4          # per flow in `samples`: cwnd, in flight, srtt, delivered
-EXTRA_COLUMNS = 6           # per flow in `samples2`: drops, sent, delay sum, delay count, delay max, in order
-
-
-def arrays(out):
-    """(t, cwnd, inflight, srtt, delivered, drops, sent, delay_sum, delay_cnt, delay_max, in_order): one
-    column per flow, one row per sample."""
-    s = np.asarray(out["samples"], dtype=float)
-    s2 = np.asarray(out["samples2"], dtype=float)
-    cols = [s[:, 2 + k::SAMPLE_COLUMNS] for k in range(SAMPLE_COLUMNS)]
-    extra = [s2[:, k::EXTRA_COLUMNS] for k in range(EXTRA_COLUMNS)]
-    return (s[:, 0], *cols, *extra)
 
 
 def per_interval(cum):

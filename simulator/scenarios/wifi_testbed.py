@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.rng import Stream
+from simulator.models.flow_config import samples
 from simulator.scenarios import network_keys
 from simulator.scenarios import run_summaries as rs
 from simulator.params import check_choice, check_span, defaults_of, load_params, with_defaults
@@ -139,6 +140,7 @@ def capacity_schedule(topo, p, key):
 
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
+    from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
     topo = build_topology(p)
     n_bg = BACKGROUNDS[p["background"]]
@@ -154,14 +156,16 @@ def run(p, key):
                 "rate_bps": p["cross_mbps"] * 1e6 * (2.0 if onoff else 1.0), "on": 0.5, "off": 0.5}]
     ccs, recs = zip(*[controller(a, p, key, i) for i, a in enumerate(algos)])
     classic = any(r is not None for r in recs)     # Tahoe: the cumulative-ACK sender
-    sim = FlowModel(key, list(ccs), udp=udp, recoveries=list(recs) if classic else None,
-                   duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
-                   data_size=p["mss_bytes"] + HEADERS, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
-                   monitor=("ap", "server"), start_times=p["start_times_s"] or [0.0] * len(algos),
-                   probes=[probe],
-                   tcp={**network_keys.tcp_options(p, stacks.resolve(p)), "packets": MAX_CLASSIC_PACKETS},
-                   links=impairments(topo, p, key), medium=topo.link_ids("wireless"),   # one Wi-Fi channel
-                   schedule=capacity_schedule(topo, p, key))
+    config = FlowConfig(
+        udp=udp, recoveries=list(recs) if classic else None,
+        duration=float(p["duration"]), sample_interval=float(p["sample_interval"]),
+        data_size=p["mss_bytes"] + HEADERS, ack_size=ACK_WIRE, topology=topo, flow_ends=ends,
+        monitor=("ap", "server"), start_times=p["start_times_s"] or [0.0] * len(algos),
+        probes=[probe],
+        tcp={**network_keys.tcp_options(p, stacks.resolve(p)), "packets": MAX_CLASSIC_PACKETS},
+        links=impairments(topo, p, key), medium=topo.link_ids("wireless"),   # one Wi-Fi channel
+        schedule=capacity_schedule(topo, p, key))
+    sim = FlowModel(key, list(ccs), config)
     out = sim.run()
     return summarize(p, out, probe)
 
@@ -170,7 +174,8 @@ def summarize(p, out, probe):
     """The testbed's per-run summary for the measured flow (flow 0): 1-s throughput mean/p90/p95
     (Mbit/s), ping RTT mean/p90/p95 (ms), ping loss %, cwnd median/p95 from 1-s snapshots
     (packets); plus TCP retransmissions % and the background's and reverse flow's throughput."""
-    t, cwnd, _, srtt, deliv, drops, sent, *_ = rs.arrays(out)
+    s = samples(out)
+    t, cwnd, srtt, deliv, drops, sent = s.t, s.cwnd, s.srtt, s.delivered, s.drops, s.sent
     dt = float(p["sample_interval"])
     snap = rs.every(t, float(p["snapshot_interval"]), dt)
     per_s = rs.per_interval(deliv[np.r_[0, snap]])[1:] * 8 * p["mss_bytes"] / float(p["snapshot_interval"]) / 1e6

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.study import StudyError, load_study, read_yaml_mapping
+from simulator.study import load_study
+from simulator.study_errors import StudyError, read_yaml_mapping
 from simulator.validation.ns3_dumbbell import MSS, SOCKET_BUFFER
 
 # ns-3 socket settings of a variant that our side matches through a model key

@@ -22,7 +22,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from simulator.reference import ReferenceDataError
+from simulator.reference_errors import ReferenceDataError
 
 MANIFEST = "MANIFEST.csv"
 MANIFEST_COLUMNS = ["file", "records", "sha256"]

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from simulator import peer_records
-from simulator.reference import ReferenceDataError
+from simulator.reference_errors import ReferenceDataError
 from simulator.validation.cells import load_cells, seeds
 
 RECORDS = "ns3/records.jsonl"       # in the reference folder (config key reference_dir)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from simulator.run_records import seal
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 from simulator.validation.ns3_reference import needed
 from simulator.validation.run_cell import record
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from simulator import registry
-from simulator.study import StudyError
+from simulator.study_errors import StudyError
 from simulator.validation.cells import load_cells, ours_params
 
 

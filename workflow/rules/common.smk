@@ -14,11 +14,13 @@ from snakemake.utils import min_version, validate
 import simulator
 from simulator import paper_catalogue, registry
 from simulator.run_records import FORMAT as RUN_FORMAT
-from simulator.reference import ReferenceDataError, check_reference_dir
+from simulator.reference import check_reference_dir
+from simulator.reference_errors import ReferenceDataError
 from simulator.report.chapter_studies import claimed
 from simulator.results_origin import check_origin, record_origin
 from simulator.run_jobs import parse_run_name, share_out
-from simulator.study import StudyError, load_study, nearest, point_from_path, read_yaml_mapping
+from simulator.study import load_study, nearest, point_from_path
+from simulator.study_errors import StudyError, read_yaml_mapping
 from simulator.study_files import StudyFilesError, enabled_names, study_files
 from simulator.workflow_config import check_config, known_studies
 

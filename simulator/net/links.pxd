@@ -1,0 +1,57 @@
+# The links of a packet network, their settings and the route table (simulator/net/links.pyx);
+# the packets that cross them: simulator/net/network.pxd.
+from simulator.net.queue_disc cimport PacketQueue
+
+
+cdef struct Waiting:
+    # a packet waiting at a lazy link (see Network.plan)
+    double arrival      # when it arrived
+    double start        # when its serialisation starts (the one ahead of it ends)
+    double ahead_start  # when the one ahead of it started: the event that would end it was scheduled then
+
+
+cdef struct Link:
+    double rate_bps
+    double delay
+    long limit          # packets that may wait (the one being serialised not counted)
+    int* ring           # waiting packet ids
+    long ring_cap       # its allocated size (grows up to limit)
+    long head, count
+    bint busy
+    int in_tx           # packet being serialised
+    long long drops, sent_pkts
+    double sent_bytes
+    long max_queue
+    # packets propagating on the wire in arrival order: only the head has an event queued, so
+    # the event heap holds O(links + timers) entries, not O(packets in flight)
+    int wire_head, wire_tail
+    # a FIFO DropTail link whose rate and delay stay fixed (Network.plan) computes each packet's departure
+    # when it arrives: no event for the end of its serialisation ("lazy")
+    bint lazy
+    bint eager          # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
+    double last_start   # when the last packet it accepted starts serialising ...
+    double last_done    # ... and finishes
+    Waiting* lz         # the accepted packets that still wait, in order (a ring)
+    long lz_head, lz_count, lz_cap
+
+
+cdef class Links:
+    """The links (rate, delay, buffer, waiting room), their impairments and shared media, and the
+    route table: set up before the run; Network (simulator/net/network.pyx) moves packets over them."""
+    cdef Link* links
+    cdef int n_links, links_cap
+    # routes: route_links[route_start[r] : route_start[r] + route_len[r]]
+    cdef int* route_links
+    cdef int* route_start
+    cdef int* route_len
+    cdef int n_routes, route_links_used
+    # optional impairments per link (None: none); a Python list keeps the objects alive
+    cdef list loss_models, jitters, queues
+    cdef unsigned char* impaired    # per link: 1 loss, 2 jitter, 4 own queue discipline, 8 shared medium
+    # shared media (a Wi-Fi channel): links of one medium transmit one at a time, round robin
+    cdef int* medium_of             # per link: medium id or -1
+    cdef int* medium_next           # per link: next member of its medium (a circle)
+    cdef unsigned char* medium_busy # per medium
+    cdef int n_media
+
+    cpdef long queue_length(self, int link, double now=*)
