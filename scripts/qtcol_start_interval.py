@@ -11,7 +11,7 @@ import argparse
 from simulator import registry
 
 POINT = {"model": "dumbbell", "algorithm": "qtcol", "flows": 5, "buffer_bdp": 5.0, "duration": 400.0,
-         "warmup": 10.0}      # config/studies/qt_multiflow.yaml's QtCol point
+         "warmup": 10.0}      # config/studies/qtcol/qt_multiflow.yaml's QtCol point
 
 
 def main(argv=None) -> None:

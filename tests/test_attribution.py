@@ -45,7 +45,7 @@ def test_a_kind_implies_its_fault_and_a_declared_fault_overrides_it(tmp_path):
 def test_every_tracked_reason_names_a_fault_and_its_evidence():
     from simulator.safe_yaml import load_own
     ids = {c["id"] for c in load_own((ROOT / "reference/claims.yaml").read_text())["claims"]}
-    studies = {p.stem for p in (ROOT / "config/studies").glob("*.yaml")}
+    studies = {p.stem for p in (ROOT / "config/studies").rglob("*.yaml")}
     R.check(ROOT / "reference" / R.FILE, ids, studies)
     entries = [e for es in R.load(ROOT / "reference").values() for e in es]
     assert entries and all(A.entry_fault(e) in A.FAULTS and A.entry_evidence(e) for e in entries)

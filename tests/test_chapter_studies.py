@@ -9,7 +9,7 @@ from simulator.report.chapter_studies import CLAIMED, claimed, unclaimed
 from simulator.study import load_study
 from workflow_copy import ROOT
 
-REPO_STUDIES = sorted((ROOT / "config/studies").glob("*.yaml"))
+REPO_STUDIES = sorted((ROOT / "config/studies").rglob("*.yaml"))
 TEST_STUDIES = sorted((ROOT / "config/test/studies").glob("*.yaml"))
 
 

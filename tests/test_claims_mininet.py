@@ -1,7 +1,7 @@
 """Claims mn-1 / mn-2 of the Mininet paper on hand-made tables and traces, and on the real tables
 when they exist: decided by the engine (simulator/report/claim_engine.py) from their decide blocks in
-reference/claims.yaml through the workflow's entry simulator/report/claims_mininet.py; the per-seed
-trace statistics are simulator/report/claim_functions/mininet.py."""
+reference/claims.yaml through the workflow's entry simulator/report/papers/mininet/claims.py; the per-seed
+trace statistics are simulator/report/papers/mininet/claim_functions.py."""
 import math
 import re
 import subprocess
@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 from simulator.report.claim_rule import VERDICTS
 from simulator.report import claim_rule  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
-from simulator.report import claims_mininet as cm  # noqa: E402
-from simulator.report.claim_functions import mininet as mf  # noqa: E402
+from simulator.report.papers.mininet import claims as cm  # noqa: E402
+from simulator.report.papers.mininet import claim_functions as mf  # noqa: E402
 
 ALGS = ("bbr", "reno", "vegas", "cubic")
 CHANGES = ("static", "fluctuating")
@@ -215,7 +215,7 @@ def test_real_tables_give_both_claims_with_allowed_verdicts(tmp_path, built_repo
     real_table = built_report / "results" / "tables" / "mn_high_latency.csv"
     real_traces = built_report / "results" / "traces" / "mn_high_latency.csv"
     out, notes = tmp_path / "mn.csv", tmp_path / "mn_notes.csv"
-    r = subprocess.run([sys.executable, "-m", "simulator.report.claims_mininet",
+    r = subprocess.run([sys.executable, "-m", "simulator.report.papers.mininet.claims",
                         "--tables", str(real_table), "--traces", str(real_traces), "--out", str(out),
                         "--notes", str(notes)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -1,7 +1,7 @@
 """Claims of the NS-2 paper decided by the engine (simulator/report/claim_engine.py) from their decide:
 blocks in reference/claims.yaml, under the one rule (claim_rule): verdicts on small synthetic tables that
 satisfy a claim significantly, contradict it, tie, are deterministic or lack data; the CLI of
-simulator/report/claims_ns2.py; and a smoke test on the real tables when they exist."""
+simulator/report/papers/ns2/claims.py; and a smoke test on the real tables when they exist."""
 import copy
 import math
 import subprocess
@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-from simulator.report import claim_engine, claim_rule, claim_spec, claims_ns2  # noqa: E402
+from simulator.report import claim_engine, claim_rule, claim_spec  # noqa: E402
+from simulator.report.papers.ns2 import claims as claims_ns2
 from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS  # noqa: E402
 
 CLAIM_IDS = [f"ns2-{i}" for i in range(1, 8)]
@@ -401,7 +402,7 @@ def test_cli_writes_rows_and_notes(tmp_path):
     tables = tmp_path / "ns2_queue.csv"
     queue_table(0.3, 0.5, 0.5, 2.0).to_csv(tables, index=False)
     out, notes = tmp_path / "claims.csv", tmp_path / "notes.csv"
-    r = subprocess.run([sys.executable, "-m", "simulator.report.claims_ns2", "--tables", str(tables),
+    r = subprocess.run([sys.executable, "-m", "simulator.report.papers.ns2.claims", "--tables", str(tables),
                         "--out", str(out), "--notes", str(notes)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     card = pd.read_csv(out)

@@ -1,6 +1,6 @@
 """Claims of the Wi-Fi testbed paper on hand-made long tables: tb-1..tb-5 decided by the engine
 (simulator/report/claim_engine.py) from their decide blocks in reference/claims.yaml, through the
-workflow's entry simulator/report/claims_testbed.py, which adds the rows of the numbers the paper quotes."""
+workflow's entry simulator/report/papers/testbed/claims.py, which adds the rows of the numbers the paper quotes."""
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 from simulator.report.claim_rule import VERDICTS
 from simulator.report import claim_rule as cr  # noqa: E402
 from simulator.report import claims_common as cc  # noqa: E402
-from simulator.report import claims_testbed as tb  # noqa: E402
+from simulator.report.papers.testbed import claims as tb  # noqa: E402
 from simulator.report import verdicts as vd  # noqa: E402
 
 ALGS = ("bbr", "cubic", "reno", "vegas")
@@ -157,7 +157,7 @@ def test_a_headline_chooser_must_be_a_named_function():
     doc = claim_engine.load()
     claim = next(c for c in doc["claims"] if c["id"] == "tb-1")
     bad = {**claim, "decide": {**claim["decide"], "headline": {"choose": "nope"}}}
-    models = {p.stem: _model_of(p) for p in (ROOT / "config/studies").glob("*.yaml")}
+    models = {p.stem: _model_of(p) for p in (ROOT / "config/studies").rglob("*.yaml")}
     claim_spec.check(claim, doc["scoring"], models)
     with pytest.raises(claim_spec.ClaimSpecError, match="choose: 'nope' is not allowed; allowed values: .*tb1_weakest"):
         claim_spec.check(bad, doc["scoring"], models)

@@ -15,11 +15,11 @@ import pytest  # noqa: E402
 
 from series_check import assert_complete, assert_unmixed, expected_labels  # noqa: E402
 from simulator import study as studies  # noqa: E402
-from simulator.report import figures_mininet as mn  # noqa: E402
-from simulator.report import figures_qtcol as qf  # noqa: E402
-from simulator.report import figures_qtcol_multiflow as qm  # noqa: E402
+from simulator.report.papers.mininet import figures as mn  # noqa: E402
+from simulator.report.papers.qtcol import figures as qf  # noqa: E402
+from simulator.report.papers.qtcol import figures_multiflow as qm  # noqa: E402
 from simulator.report import io, style  # noqa: E402
-from simulator.report import scorecard_qtcol as sq  # noqa: E402
+from simulator.report.papers.qtcol import scorecard as sq  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ROOT / "config" / "studies"

@@ -9,8 +9,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simulator.report import chapter, figures_mm1 as m1, figures_mm1_checks as checks, html_view, mm1k  # noqa: E402
-from simulator.report import paper_marks as pm, scorecard_mm1 as sc, style  # noqa: E402
+from simulator.report import chapter, html_view, mm1k  # noqa: E402
+from simulator.report.papers.mm1 import figures as m1
+from simulator.report.papers.mm1 import checks as checks
+from simulator.report import paper_marks as pm, style  # noqa: E402
+from simulator.report.papers.mm1 import scorecard as sc
 from simulator.scenarios.mm1_queue import run_name  # noqa: E402
 
 REFERENCE_CSV = """table,metric,unit,sweep,x,algorithm,value,fixed
@@ -102,7 +105,7 @@ def test_table_html_has_each_algorithm_once_and_marks_each_cell(reference):
         assert html.count(f">{style.LABELS[alg]}</th>") == 1
     assert html.count("✓") == 5 and html.count("✗") == 2 and html.count("not run") == 1
     assert "Table V: Throughput (packets/s) vs λ</b> (μ=10, K=5, θ=1, N=500)" in html and "λ = 10</th>" in html
-    assert "config/studies/mm1_lambda.yaml" in html and "LINK" in html
+    assert "config/studies/mm1/mm1_lambda.yaml" in html and "LINK" in html
 
 
 def test_show_published_tables_writes_each_table_and_counts_inside(reference, shown_html):

@@ -1,5 +1,5 @@
 """Every M/M/1 figure (simulator/report/figures_mm1*.py) is complete and unmixed: on tables and traces with
-every grid point of the real study files (config/studies/mm1_*.yaml) and on the tiny profile's real run
+every grid point of the real study files (config/studies/mm1/mm1_*.yaml) and on the tiny profile's real run
 (fixture built_report), each figure draws every point of its study (so every algorithm and variant), no
 series combines two grid points (figure_series.problems), and its caption names exactly what is drawn.
 Deliberately mixed or incomplete inputs prove the check fails."""
@@ -13,7 +13,9 @@ import pytest  # noqa: E402
 
 import study_tables as st  # noqa: E402
 from simulator.report import figure_series, style  # noqa: E402
-from simulator.report import figures_mm1 as m1, figures_mm1_checks as checks, scorecard_mm1 as sc  # noqa: E402
+from simulator.report.papers.mm1 import figures as m1  # noqa: E402
+from simulator.report.papers.mm1 import checks as checks
+from simulator.report.papers.mm1 import scorecard as sc
 
 REFERENCE = sc.load_reference(st.ROOT / "reference" / "mm1" / "jackson_mm1_tables.csv")
 CURVES = {"lambda": "mm1_lambda_curve", "K": "mm1_K_curve", "N": "mm1_N_curve"}

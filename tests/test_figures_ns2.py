@@ -1,4 +1,4 @@
-"""The NS-2 chapter's figures and tables (simulator/report/figures_ns2.py, tables_ns2.py): on small
+"""The NS-2 chapter's figures and tables (simulator/report/papers/ns2/figures.py, tables_ns2.py): on small
 synthetic frames; on tables with every grid point of the real study files (every figure covers its
 study's algorithms, no series combines two grid points, the paper's numbers are drawn where they hold,
 text is at least 10 px at page width); and on the tiny profile's real run (fixture built_report)."""
@@ -11,8 +11,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import study_tables as st  # noqa: E402
-from simulator.report import figure_series, paper_values, style, tables_ns2  # noqa: E402
-from simulator.report import figures_ns2 as ns2  # noqa: E402
+from simulator.report import figure_series, paper_values, style  # noqa: E402
+from simulator.report.papers.ns2 import tables as tables_ns2
+from simulator.report.papers.ns2 import figures as ns2  # noqa: E402
 
 style.apply(plt)
 SWEPT = {"ns2_queue": ("queue", ["fq", "droptail"]), "ns2_delay": ("delay_ms", [1000, 10, 100]),
@@ -167,7 +168,7 @@ def test_drops_counts_points_with_drops_per_window():
     assert d["window_ (packets)"].tolist() == ["20 (NS-2 default)", "0 (no cap)"]
     assert d["grid points"].tolist() == [6, 6] and d["grid points"].dtype.kind == "i"
     assert d["points where a run dropped packets"].tolist() == [0, 6]
-    assert d["scenario (study file)"].tolist() == ["5: queue (config/studies/ns2_queue.yaml)"] * 2
+    assert d["scenario (study file)"].tolist() == ["5: queue (config/studies/ns2/ns2_queue.yaml)"] * 2
 
 
 def test_verdict_counts_are_integers_per_setting_with_every_verdict():

@@ -12,11 +12,11 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from simulator.report import cells  # noqa: E402
-from simulator.report import figures_qtcol as qf  # noqa: E402
-from simulator.report import figures_qtcol_multiflow as qm  # noqa: E402
-from simulator.report import scorecard_qtcol as sq  # noqa: E402
+from simulator.report.papers.qtcol import figures as qf  # noqa: E402
+from simulator.report.papers.qtcol import figures_multiflow as qm  # noqa: E402
+from simulator.report.papers.qtcol import scorecard as sq  # noqa: E402
 from simulator.report import style  # noqa: E402
-from simulator.report import tables_qtcol as qt  # noqa: E402
+from simulator.report.papers.qtcol import tables as qt  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
 SINGLE = [("cubic", None), ("bbr", None), ("qtcol", 1.2), ("qtcol", 1.5), ("qtcolfair", 1.2)]
@@ -342,7 +342,7 @@ def test_paper_numbers_in_the_text_come_from_the_reference_file():
 # --------------------------------------------------------------------------- what our runs show, from the runs
 
 def test_findings_are_computed_from_the_runs_and_name_the_papers_numbers():
-    from simulator.report import qtcol_findings as fd
+    from simulator.report.papers.qtcol import findings as fd
     ref = reference()
     ss = qf.runs(trace("qt_single_static", SINGLE), "qt_single_static")
     text = fd.single_flow(ss, qf.BDP_PKTS, ref)

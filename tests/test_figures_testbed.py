@@ -1,4 +1,4 @@
-"""The Wi-Fi testbed chapter's figures and tables (simulator/report/figures_testbed.py, tables_testbed.py):
+"""The Wi-Fi testbed chapter's figures and tables (simulator/report/papers/testbed/figures.py, tables_testbed.py):
 on small synthetic frames; on tables with every grid point of the real study files (every figure covers
 its study's algorithms, no series combines two grid points, the report's numbers are drawn where the
 scorecard compares them, ranges as ranges, text at least 10 px at page width); and on the tiny
@@ -13,8 +13,10 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import study_tables as st  # noqa: E402
-from simulator.report import claims_testbed, figure_series, paper_values, style, tables_testbed  # noqa: E402
-from simulator.report import figures_testbed as tb  # noqa: E402
+from simulator.report import figure_series, paper_values, style  # noqa: E402
+from simulator.report.papers.testbed import claims as claims_testbed
+from simulator.report.papers.testbed import tables as tables_testbed
+from simulator.report.papers.testbed import figures as tb  # noqa: E402
 
 style.apply(plt)
 BIDIR_ALGS = ["bbr", "cubic"]

@@ -70,7 +70,7 @@ def test_non_finite_and_absurd_values_are_rejected(tmp_path, case, text, expecte
     (["--seed", str(2 ** 70)], "< 2**63"),
 ])
 def test_cli_seed_must_be_a_non_negative_integer_below_2_63(args, expected):
-    r = subprocess.run([sys.executable, "-m", "simulator", "run", "config/studies/mm1_lambda.yaml", "--point",
+    r = subprocess.run([sys.executable, "-m", "simulator", "run", "config/studies/mm1/mm1_lambda.yaml", "--point",
                         "variant=standard", "--point", "algorithm=reno", "--point", "lambda=5", *args],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and expected in r.stderr, r.stderr

@@ -232,7 +232,7 @@ CASES = {
                                   ["warmup", "not shorter than duration", "0 <= warmup < duration"]),
     # ---- results of another configuration (the repository copy holds tiny-profile results)
     "config_results_of_other_study_files": (config_case(same),
-                                            ["study_dir", "config/studies/mm1_lambda.yaml",
+                                            ["study_dir", "config/studies/mm1/mm1_lambda.yaml",
                                              "config/test/studies/mm1_lambda.yaml", "would replace them"]),
 }
 

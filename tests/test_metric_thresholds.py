@@ -53,7 +53,7 @@ def test_the_reference_check_refuses_a_reference_folder_whose_thresholds_lack_a_
     path = ref / "metric_thresholds.yaml"
     path.write_text("\n".join(line for line in path.read_text().splitlines() if not line.startswith("jain:")) + "\n")
     papers = reference.check_papers()
-    studies = sorted(p.stem for p in (ROOT / "config" / "studies").glob("*.yaml"))
+    studies = sorted(p.stem for p in (ROOT / "config" / "studies").rglob("*.yaml"))
     with pytest.raises(reference.ReferenceDataError, match=r"metric_thresholds.yaml: no entry for metric 'jain' \(read by claim qt-5\)"):
         reference.check_claims(ref / "claims.yaml", papers, studies)
 

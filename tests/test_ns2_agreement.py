@@ -2,7 +2,9 @@
 import pandas as pd
 import pytest
 
-from simulator.report import claims_ns2, figures_ns2_sim, ns2_agreement
+from simulator.report.papers.ns2 import claims as claims_ns2
+from simulator.report.papers.ns2 import figures_ns2_sim as figures_ns2_sim
+from simulator.report.papers.ns2 import agreement as ns2_agreement
 
 
 @pytest.fixture(scope="module")

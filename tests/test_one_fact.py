@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.report import book, figures_mm1_checks, scorecard_mm1
+from simulator.report import book
+from simulator.report.papers.mm1 import checks as figures_mm1_checks
+from simulator.report.papers.mm1 import scorecard as scorecard_mm1
 from simulator.scenarios.mm1_queue import run_name
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -38,7 +38,7 @@ def _write(tmp_path, text):
      r"papers.mininet: unknown key\(s\) colour; allowed keys: .*citation"),
     (lambda t: t.replace("      tb_cross_traffic:", "      mn_high_latency: twice\n      tb_cross_traffic:"),
      r"testbed.studies.mn_high_latency: already a study of mininet"),
-    (lambda t: t.replace("claims: simulator.report.claims_ns2", "claims: ns2"),
+    (lambda t: t.replace("claims: simulator.report.papers.ns2.claims", "claims: ns2"),
      r"papers.ns2.claims: 'ns2'; allowed: a module name"),
     (lambda t: t.replace("    stack: linux\n    topology", "    stack: bsd\n    topology"),
      r"papers.mininet.stack: 'bsd'; allowed values: ns3, linux, ns2"),

@@ -5,7 +5,9 @@ import math
 
 import pandas as pd
 
-from simulator.report import claims_mininet, claims_ns2, headline, published_numbers
+from simulator.report import headline, published_numbers
+from simulator.report.papers.mininet import claims as claims_mininet
+from simulator.report.papers.ns2 import claims as claims_ns2
 from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS
 
 REFERENCE = published_numbers.Path(__file__).resolve().parents[1] / "reference"

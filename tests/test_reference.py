@@ -16,7 +16,7 @@ from simulator.workflow_config import _model_of
 from workflow_copy import ROOT, TEST_CONFIG, snakemake, snapshot
 
 REFERENCE = ROOT / "reference"
-STUDIES = {p.stem: _model_of(p) for p in (ROOT / "config/studies").glob("*.yaml")}   # study -> its model
+STUDIES = {p.stem: _model_of(p) for p in (ROOT / "config/studies").rglob("*.yaml")}   # study -> its model
 
 
 @pytest.fixture

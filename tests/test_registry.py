@@ -85,7 +85,7 @@ def test_keys_a_model_does_not_declare_are_rejected(tmp_path, name, body, expect
 
 def test_every_shipped_study_uses_only_declared_keys():
     root = Path(__file__).resolve().parents[1]
-    for f in sorted((root / "config").glob("**/studies/*.yaml")):
+    for f in sorted((root / "config").glob("**/studies/**/*.yaml")):
         load_study(f)
 
 

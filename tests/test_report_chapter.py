@@ -7,7 +7,8 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simulator.report import chapter, claims_view, figures_mininet  # noqa: E402
+from simulator.report import chapter, claims_view  # noqa: E402
+from simulator.report.papers.mininet import figures as figures_mininet
 
 CLAIMS_YAML = """claims:
   - {id: mn-1, paper: mininet, claim: CUBIC first., stated_in: Fig. 1, studies: [s], metrics: [m]}

@@ -15,7 +15,7 @@ POINT = "variant~standard/algorithm~reno/lambda~5"
 
 
 def batch(out, *extra, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "simulator", "batch", "config/studies/mm1_lambda.yaml",
+    return subprocess.run([sys.executable, "-m", "simulator", "batch", "config/studies/mm1/mm1_lambda.yaml",
                            "--point-path", POINT, "--seeds", "1-2", "--out", str(out), *extra],
                           cwd=cwd, capture_output=True, text=True, timeout=120)
 
@@ -87,11 +87,11 @@ def test_results_origin_refuses_same_named_study_from_another_file(tmp_path, mon
     assert read_origin(Path("results")) == {"mm1_lambda": "config/test/studies/mm1_lambda.yaml"}
     # the same file, however it is spelled, is accepted; a new study name too
     check_origin(Path("results"), {"mm1_lambda": tmp_path / "config/test/studies/mm1_lambda.yaml",
-                                   "mm1_K": Path("config/studies/mm1_K.yaml")}, "cfg.yaml")
+                                   "mm1_K": Path("config/studies/mm1/mm1_K.yaml")}, "cfg.yaml")
     check_origin(Path("results"), {"mm1_lambda": Path("./config/test/studies/../studies/mm1_lambda.yaml")}, "cfg.yaml")
     with pytest.raises(StudyError, match=r"cfg.yaml: study_dir: study 'mm1_lambda' would be read from "
-                                         r"config/studies/mm1_lambda.yaml, but results/ holds"):
-        check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1_lambda.yaml")}, "cfg.yaml")
+                                         r"config/studies/mm1/mm1_lambda.yaml, but results/ holds"):
+        check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1/mm1_lambda.yaml")}, "cfg.yaml")
 
 
 def test_results_of_a_study_file_that_moved_are_kept(tmp_path, monkeypatch):
@@ -99,7 +99,7 @@ def test_results_of_a_study_file_that_moved_are_kept(tmp_path, monkeypatch):
     this study's; no refusal, and no rerun of what they hold."""
     from simulator.results_origin import check_origin, record_origin
     monkeypatch.chdir(tmp_path)
-    record_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1_lambda.yaml")})   # no longer there
+    record_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1/mm1_lambda.yaml")})   # no longer there
     (tmp_path / "config/studies/mm1").mkdir(parents=True)
     (tmp_path / "config/studies/mm1/mm1_lambda.yaml").write_text("study: mm1_lambda\n")
     check_origin(Path("results"), {"mm1_lambda": Path("config/studies/mm1/mm1_lambda.yaml")}, "cfg.yaml")

@@ -25,7 +25,7 @@ OTHER = "variant~standard/algorithm~reno/lambda~10"
 def sealed(tmp_path_factory) -> Path:
     """A run file the simulator wrote, where the workflow keeps it: runs/mm1_lambda/<point>/seeds~1-2.jsonl."""
     out = tmp_path_factory.mktemp("runs") / "mm1_lambda" / POINT / "seeds~1-2.jsonl"
-    r = subprocess.run([sys.executable, "-m", "simulator", "batch", "config/studies/mm1_lambda.yaml", "--point-path",
+    r = subprocess.run([sys.executable, "-m", "simulator", "batch", "config/studies/mm1/mm1_lambda.yaml", "--point-path",
                         POINT, "--seeds", "1-2", "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr

@@ -12,7 +12,7 @@ import pytest
 
 from simulator.report import claim_rule as rule  # noqa: E402
 from simulator.report import mm1k  # noqa: E402
-from simulator.report import scorecard_mm1 as sc  # noqa: E402
+from simulator.report.papers.mm1 import scorecard as sc  # noqa: E402
 
 claim = sc.claim
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "mm1" / "jackson_mm1_tables.csv"

@@ -9,8 +9,8 @@ import pytest
 from simulator.report import claim_engine  # noqa: E402
 from simulator.report import claim_rule as rule  # noqa: E402
 from simulator.report import scorecard as sc  # noqa: E402
-from simulator.report import scorecard_qtcol as qt  # noqa: E402
-from simulator.report.claim_functions import qtcol as qf  # noqa: E402
+from simulator.report.papers.qtcol import scorecard as qt  # noqa: E402
+from simulator.report.papers.qtcol import claim_functions as qf  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "qtcol" / "qtcolfair_results.csv"
 
@@ -303,7 +303,8 @@ def test_build_rows_have_the_scorecard_columns_and_claim_order():
 def test_scorecard_main_appends_qtcol_rows_after_unchanged_mm1_rows(tmp_path):
     """Each paper's claims module writes its rows (the rule `claims`); the scorecard joins them in the catalogue's
     order, the first paper's rows unchanged by the second's."""
-    from simulator.report import claims_mm1, claims_qtcol
+    from simulator.report.papers.mm1 import claims as claims_mm1
+    from simulator.report.papers.qtcol import claims as claims_qtcol
     from simulator.report.io import write_csv
 
     mm1 = pd.DataFrame([dict(study="mm1_lambda", paper="mm1", variant="as_published", algorithm="reno", metric="throughput",

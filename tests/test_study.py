@@ -200,7 +200,7 @@ def test_format_value():
     assert [format_value(v) for v in (5, 5.0, 0.01, None, "reno")] == ["5", "5.0", "0.01", "null", "reno"]
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "config").glob("**/studies/*.yaml")), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sorted((ROOT / "config").glob("**/studies/**/*.yaml")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_shipped_studies_are_valid(path):
     s = load_study(path)
     assert s.points()

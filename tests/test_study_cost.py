@@ -75,7 +75,7 @@ def test_huge_run_validates_once_the_key_is_raised(tmp_path):
 
 
 def test_validate_prints_each_studys_estimate():
-    r, _ = validate("config/studies/qt_single_static.yaml", "config/config.yaml")
+    r, _ = validate("config/studies/qtcol/qt_single_static.yaml", "config/config.yaml")
     assert r.returncode == 0, r.stderr
     line = r"study {}, \d+ points x \d+ seeds?, up to [\d.]+(e\+\d+)? packets, up to [\d.]+ (s|min|h) on this machine"
     assert re.search(line.format("qt_single_static"), r.stdout), r.stdout
@@ -86,7 +86,7 @@ def test_validate_prints_each_studys_estimate():
 def test_ceiling_is_declared_with_a_range_and_a_default_far_above_every_study():
     declared = json.loads(SCHEMA_PATH.read_text())["properties"]["max_packets_per_run"]
     assert declared["minimum"] == 1 and declared["maximum"] >= MAX_PACKETS_PER_RUN
-    files = [*ROOT.glob("config/studies/*.yaml"), *ROOT.glob("config/test/studies/*.yaml")]
+    files = [*ROOT.glob("config/studies/**/*.yaml"), *ROOT.glob("config/test/studies/*.yaml")]
     assert len(files) > 40
     largest = max(run_packets(p.params) for f in files for p in load_study(f).points())
     assert largest * 100 < MAX_PACKETS_PER_RUN

@@ -15,11 +15,15 @@ import pytest  # noqa: E402
 import test_figures_ns2 as ns2_data  # noqa: E402
 import test_figures_testbed as tb_data  # noqa: E402
 from simulator import cli  # noqa: E402
-from simulator.report import figure_series, figures_mm1_checks, figures_qtcol, figures_qtcol_multiflow, figures_scorecard  # noqa: E402
-from simulator.report import figures_ns2 as ns2  # noqa: E402
-from simulator.report import figures_testbed as tb  # noqa: E402
+from simulator.report import figure_series, figures_scorecard  # noqa: E402
+from simulator.report.papers.mm1 import checks as figures_mm1_checks
+from simulator.report.papers.qtcol import figures as figures_qtcol
+from simulator.report.papers.qtcol import figures_multiflow as figures_qtcol_multiflow
+from simulator.report.papers.ns2 import figures as ns2  # noqa: E402
+from simulator.report.papers.testbed import figures as tb  # noqa: E402
 from simulator.report import provenance_page as pp  # noqa: E402
-from simulator.report import style, tables_testbed  # noqa: E402
+from simulator.report import style  # noqa: E402
+from simulator.report.papers.testbed import tables as tables_testbed
 
 USER = "mynewreno"
 
@@ -132,7 +136,7 @@ def test_qtcol_and_mm1_fixed_figures_take_a_user_algorithm():
 def provenance(tmp_path, file):
     prov = {"study": "tb_matrix", "n_runs": 1, "simulator_version": ["0.3.1"], "git_commit": ["abc"],
             "points": [{"point": "algorithm~mynewreno", "params": {}, "seeds": "1", "run_files": []}],
-            "study_file": "config/studies/tb_matrix.yaml", "study_file_sha256": "0" * 64,
+            "study_file": "config/studies/testbed/tb_matrix.yaml", "study_file_sha256": "0" * 64,
             "user_algorithms": [{"name": USER, "file": file, "class": "NewRenoInPython", "sha256": "ab" * 32}]}
     path = tmp_path / "tb_matrix.provenance.json"
     path.write_text(json.dumps(prov))

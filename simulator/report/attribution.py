@@ -151,7 +151,9 @@ def ns2_decisions(reference_dir, studies_dir=RECORDS_STUDIES) -> dict:
     claims, engine and rule as ours), from the studies this build ran as NS-2 ran them (`studies_dir`'s file
     gives the same points and parameters as the one the records were made from); {} for a build whose NS-2
     studies differ (a tiny or user's own study)."""
-    from simulator.report import claim_engine, claims_ns2, ns2_agreement
+    from simulator.report import claim_engine
+    from simulator.report.papers.ns2 import claims as claims_ns2
+    from simulator.report.papers.ns2 import agreement as ns2_agreement
     records = ns2_agreement.load_records(reference_dir)
     same = {s: recs for s, recs in records.items()
             if _points(Path(studies_dir) / f"{s}.yaml") == _points(RECORDS_STUDIES / f"{s}.yaml") != {}}

@@ -217,17 +217,18 @@ def replay_block(tables, claims_file) -> str:
     """What the M/M/1 paper's code reproduces, counted from the replay studies' tables by the M/M/1 chapter's
     own function (figures_mm1_checks.replay_summary), so the two pages state one count."""
     from simulator import reference
-    from simulator.report import figures_mm1_checks, scorecard_mm1
+    from simulator.report.papers.mm1 import checks as figures_mm1_checks
+    from simulator.report.papers.mm1 import scorecard as scorecard_mm1
 
     replays = [pd.read_csv(t) for t in tables if Path(t).name.startswith("mm1_replay_")]
     ref = Path(claims_file).parent / reference.MM1_TABLES if claims_file else None
     if not replays or ref is None or not ref.exists():
-        return ("The replay studies (`config/studies/mm1_replay_*.yaml`) are not enabled in this build, so the "
+        return ("The replay studies (`config/studies/mm1/mm1_replay_*.yaml`) are not enabled in this build, so the "
                 "published cells our model of this script reproduces are not counted here.")
     audit = figures_mm1_checks.replay_audit(pd.concat(replays, ignore_index=True), scorecard_mm1.load_reference(ref))
     close = audit.groupby("sweep")["match"].apply(lambda m: bool((m != "differs").all()))
     return ("Our model of this script (the `as_published` variant), fed the script's own random stream (numpy "
-            "`RandomState(42)`, fresh for each cell, one run per cell: studies `config/studies/mm1_replay_*.yaml`), "
+            "`RandomState(42)`, fresh for each cell, one run per cell: studies `config/studies/mm1/mm1_replay_*.yaml`), "
             f"prints {figures_mm1_checks.replay_summary(audit)}; {int(close.sum())} of the {len(close)} columns of "
             "the paper's tables (each a value of lambda, K or N) have no cell that differs by more. The M/M/1 "
             "chapter lists each cell.")

@@ -1,4 +1,4 @@
-"""The one engine that decides every claim of reference/claims.yaml from its `decide:` block.
+"""The one engine that decides every claim (reference/<paper>/claims.yaml, joined by simulator/claims_files.py) from its `decide:` block.
 
 A claim's `decide:` block is data (reference/claims.yaml's header documents every key): the cells it
 reads (study, metric, algorithm, parameters), the comparisons it makes between them (`parts`), the
@@ -6,7 +6,7 @@ headline row of its scorecard row and the paper's number. The engine turns the p
 comparisons of the one rule (simulator/report/claim_rule.py) and decides the claim once per verdict
 row (scope: a model variant of the paper, and for some claims each value of a parameter the paper
 left open). Trace statistics, closed-form references and the context sentences of a note are named
-functions (simulator/report/claim_functions/); the spec names them, the engine calls them. The cells
+functions (simulator/report/claim_functions.py, each paper's in its folder); the spec names them, the engine calls them. The cells
 themselves (table rows, scopes, `for:` values) are resolved by simulator/report/claim_cells.py.
 
 Part kinds (each part may repeat over `for:` variables, a cartesian product):

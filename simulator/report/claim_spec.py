@@ -3,7 +3,7 @@
 Every key must be one the engine (simulator/report/claim_engine.py) knows; every study a cell reads
 must be one of the claim's `studies`; every metric one its study's model reports; every algorithm
 one the model runs (or a name the paper's variants alias, or a set of the paper); every statistic,
-reference and context one registered in simulator/report/claim_functions/. A mistake stops the
+reference and context one registered in simulator/report/claim_functions.py. A mistake stops the
 workflow with the claim id, the key and the allowed values.
 """
 from __future__ import annotations

@@ -15,7 +15,7 @@ from simulator import paper_catalogue
 from simulator.report import chapter, claim_reasons, claim_words, claims_view, headline
 from simulator.report import style
 from simulator.report.html_view import fmt
-from simulator.report.scorecard_qtcol import TOLERANCES, tolerance_text
+from simulator.report.papers.qtcol.scorecard import TOLERANCES, tolerance_text
 from simulator.report.verdicts import VERDICTS
 from simulator.scenarios.mm1_queue import run_name
 
@@ -207,7 +207,7 @@ def show_numbers_figure(ch, card: Card) -> None:
         "Figure: every published number of Tables V-XIII against our runs, as percent deviation from the paper: "
         "marker = our mean, bar = our per-run range (2.5-97.5 percentiles over seeds); a bar crossing the black "
         "line means the published number is inside our range. Made from `results/scorecard.csv` (studies "
-        "`config/studies/mm1_lambda.yaml`, `mm1_K.yaml`, `mm1_N.yaml`); the axis is clipped at -100% / +150%. "
+        "`config/studies/mm1/mm1_lambda.yaml`, `mm1_K.yaml`, `mm1_N.yaml`); the axis is clipped at -100% / +150%. "
         + ch.download_link("scorecard_numbers.csv", "Data as CSV") + ".")
 
 

@@ -218,7 +218,7 @@ def trust_rows(tables: pd.DataFrame, mm1_tables: pd.DataFrame | None = None) -> 
             rows.append({"algorithm": alg, "stack": stack, "model": MODEL_NAMES[g["model"].iloc[0]],
                          "inside": int(g["inside"].sum()), "total": int(len(g))})
     if mm1_tables is not None and "study" in mm1_tables.columns:
-        from simulator.report import scorecard_mm1
+        from simulator.report.papers.mm1 import scorecard as scorecard_mm1
         a = scorecard_mm1.analytic_comparison(mm1_tables)
         if not a.empty:
             rows.append({"algorithm": "none", "stack": "M/M/1/K", "model": "M/M/1/K closed forms",
@@ -431,7 +431,8 @@ def point_columns(rows: pd.DataFrame) -> dict:
 
 def show_mm1k(ch, mm1_tables: pd.DataFrame) -> None:
     """The M/M/1/K closed-form comparison of the M/M/1 paper's study mm1_analytic (figures_mm1_checks)."""
-    from simulator.report import figures_mm1_checks, scorecard_mm1
+    from simulator.report.papers.mm1 import checks as figures_mm1_checks
+    from simulator.report.papers.mm1 import scorecard as scorecard_mm1
     if mm1_tables.empty or "study" not in mm1_tables.columns:
         ch.markdown(f"*Study `{scorecard_mm1.ANALYTIC_STUDY}` is not enabled in this build; comparison skipped.*")
         return

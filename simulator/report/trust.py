@@ -71,8 +71,8 @@ def textbook_rows(tables: pd.DataFrame) -> list[dict]:
 
 def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
     """NS-2 2.35's own agents on the NS-2 chapter's grid points (reference/ns2_sim/): points whose goodput is
-    within the tolerance of NS-2's (simulator/report/ns2_agreement.py)."""
-    from simulator.report import ns2_agreement
+    within the tolerance of NS-2's (simulator/report/papers/ns2/agreement.py)."""
+    from simulator.report.papers.ns2 import agreement as ns2_agreement
 
     inside, total = ns2_agreement.summary(tables, reference_dir=reference_dir)
     if not total:           # none of this build's points is one NS-2 ran
@@ -84,8 +84,8 @@ def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
 def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
     """The M/M/1/K closed forms (uncontrolled sender, both variants) and the replay of the paper's code with its
     own random stream: printed digit for digit, or one unit off in the last digit (rounding)."""
-    from simulator.report.figures_mm1_checks import replay_audit
-    from simulator.report.scorecard_mm1 import analytic_comparison
+    from simulator.report.papers.mm1.checks import replay_audit
+    from simulator.report.papers.mm1.scorecard import analytic_comparison
 
     rows = []
     closed = analytic_comparison(tables)
@@ -105,7 +105,7 @@ def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
 def mm1_evidence(table_paths, reference_dir) -> list[dict]:
     """mm1_rows of the M/M/1 studies' tables (catalogue.yaml `evidence` of the M/M/1 paper)."""
     from simulator.reference import MM1_TABLES
-    from simulator.report.scorecard_mm1 import load_reference, load_tables
+    from simulator.report.papers.mm1.scorecard import load_reference, load_tables
 
     return mm1_rows(load_tables(table_paths), load_reference(Path(reference_dir) / MM1_TABLES))
 

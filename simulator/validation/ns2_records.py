@@ -7,7 +7,7 @@ missing, truncated or altered file, naming file, line and what was expected); `s
 regenerates them where `ns` is installed and `compare` says which records changed (it never writes into
 reference/).
 
-  python -m simulator.validation.ns2_records run --studies config/studies/ns2_*.yaml --out DIR [--jobs 2]
+  python -m simulator.validation.ns2_records run --studies config/studies/ns2/ns2_*.yaml --out DIR [--jobs 2]
   python -m simulator.validation.ns2_records compare --new DIR --ref reference/ns2_sim [--report FILE]
   python -m simulator.validation.ns2_records check --ref reference/ns2_sim
 """

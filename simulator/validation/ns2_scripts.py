@@ -1,6 +1,6 @@
 """The NS-2 chapter's grid points as NS-2 2.35 scripts, run by `ns`, measured as our ns2 model measures itself.
 
-For every grid point and seed of the chapter's studies (config/studies/ns2_*.yaml, model ns2) this writes a
+For every grid point and seed of the chapter's studies (config/studies/ns2/ns2_*.yaml, model ns2) this writes a
 Tcl script with the same topology, links, queues, packet size, agents, window, start times and duration as
 our run (simulator/scenarios/ns2_wired.py builds both from the same parameters):
 

@@ -1,0 +1,1 @@
+"""The paper `mininet` (catalogue.yaml): its claim checks, scorecard rows, figures and tables."""

@@ -1,0 +1,1 @@
+"""The paper `mm1` (catalogue.yaml): its claim checks, scorecard rows, figures and tables."""
