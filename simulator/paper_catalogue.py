@@ -132,7 +132,7 @@ def _paper(path, pid, entry) -> Paper:
     if not (isinstance(claims, str) and MODULE.match(claims)):
         _fail(path, f"{where}.claims", f"{claims!r}; allowed: a module name such as simulator.report.papers.<paper>.claims")
     if entry.get("evidence") is not None and not re.match(r"^[a-z_][a-z0-9_.]*:[a-z_][a-z0-9_]*$", str(entry["evidence"])):
-        _fail(path, f"{where}.evidence", f"{entry['evidence']!r}; allowed: module:function, e.g. simulator.report.trust:ns2_evidence")
+        _fail(path, f"{where}.evidence", f"{entry['evidence']!r}; allowed: module:function, e.g. simulator.report.papers.ns2.evidence:ns2_evidence")
     if entry.get("scorecard_section") not in (None, "own"):
         _fail(path, f"{where}.scorecard_section", f"{entry['scorecard_section']!r}; allowed values: own")
     reference = entry["reference"] or []

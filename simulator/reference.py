@@ -224,12 +224,12 @@ def check_papers(catalogue_file=None) -> dict:
         raise ReferenceDataError(str(e)) from None
 
 
-def check_claims(path, papers, studies) -> list[dict]:
+def check_claims(path, papers, studies, thresholds_beside=None) -> list[dict]:
     """Claims with id, paper (a paper of catalogue.yaml), claim, stated_in, studies (existing study names), metrics."""
     path = Path(path)
     doc = _read_yaml(path, "list of claims")
-    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not doc["claims"]:
-        raise ReferenceDataError(f"{path}: expected a mapping with a non-empty list `claims:`")
+    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
+        raise ReferenceDataError(f"{path}: expected a mapping with a list `claims:`")
     seen = set()
     for i, c in enumerate(doc["claims"]):
         where = f"{path}: claims[{i}]"
@@ -245,7 +245,7 @@ def check_claims(path, papers, studies) -> list[dict]:
         _check_claim_keys(where, c, papers, studies)
         if isinstance(studies, dict):
             _check_decide(path, c, doc.get("scoring", {}), studies)
-    _check_thresholds(path, doc["claims"])
+    _check_thresholds(thresholds_beside or path, doc["claims"])
     return doc["claims"]
 
 
@@ -256,7 +256,7 @@ def _check_all_claims(claims_file, papers, studies) -> list[dict]:
 
     claims, where = check_claims(claims_file, papers, studies), {}
     for path in claims_files.paper_files(claims_file):
-        claims_here = check_claims(path, papers, studies)
+        claims_here = check_claims(path, papers, studies, thresholds_beside=claims_file)   # the folder's thresholds
         for c in claims_here:
             if any(c["id"] == other["id"] for other in claims):
                 raise ReferenceDataError(f"{path}: claim {c['id']}: the id is also used in {where.get(c['id'], claims_file)}; "

@@ -6,6 +6,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from simulator import claims_files
+from simulator.report.papers.ns2 import own_tool
 from simulator.report import attribution as A
 from simulator.report import claim_reasons as R
 from simulator.report import claims_view, headline
@@ -43,8 +45,7 @@ def test_a_kind_implies_its_fault_and_a_declared_fault_overrides_it(tmp_path):
 
 
 def test_every_tracked_reason_names_a_fault_and_its_evidence():
-    from simulator.safe_yaml import load_own
-    ids = {c["id"] for c in load_own((ROOT / "reference/claims.yaml").read_text())["claims"]}
+    ids = {c["id"] for c in claims_files.read(ROOT / "reference/claims.yaml")["claims"]}
     studies = {p.stem for p in (ROOT / "config/studies").rglob("*.yaml")}
     R.check(ROOT / "reference" / R.FILE, ids, studies)
     entries = [e for es in R.load(ROOT / "reference").values() for e in es]
@@ -81,13 +82,13 @@ def test_ns2_rows_take_ns2s_verdict_over_the_entry_and_other_papers_the_entry():
 
 
 def test_ns2_verdicts_come_from_ns2s_committed_records_and_only_for_the_studies_it_ran():
-    verdicts = A.ns2_verdicts(ROOT / "reference")
+    verdicts = own_tool.verdicts(ROOT / "reference")
     assert set(verdicts.values()) <= {"reproduced", "contradicted", "inconclusive", "not_testable"}
     assert {cid for cid, _ in verdicts} == {f"ns2-{i}" for i in range(1, 8)}
     # a window of 3-4 packets cannot carry 0.35 Mbit/s in NS-2 either
     assert all(verdicts[("ns2-3", f"{cap}, {n} flows")] == "contradicted" for cap in ("window20", "nocap")
                for n in (2, 3, 4, 5))
-    assert A.ns2_verdicts(ROOT / "reference", ROOT / "config/test/studies") == {}   # a tiny study: NS-2 ran another
+    assert own_tool.verdicts(ROOT / "reference", ROOT / "config/test/studies") == {}   # a tiny study: NS-2 ran another
 
 
 def test_scorecard_gets_a_fault_and_evidence_for_every_row_not_reproduced():
@@ -180,7 +181,7 @@ def test_where_ns2_cannot_test_a_claim_its_comparisons_still_decide_what_reverse
 
 
 def test_ns2s_own_vegas_decides_that_ns2_6_with_the_window_cap_and_5_flows_is_ours():
-    theirs = A.ns2_decisions(ROOT / "reference")[("ns2-6", "window20, 5 flows")]
+    theirs = own_tool.decisions(ROOT / "reference")[("ns2-6", "window20, 5 flows")]
     assert theirs.verdict == "not_testable"
     vegas = theirs.tested["(a) queue=fq vegas latency_mean_s < queue=droptail"]
     assert vegas.holds                  # NS-2's Vegas is faster under FQ there; ours (0.433 vs 0.416 s) is not

@@ -2,13 +2,14 @@
 import re
 from pathlib import Path
 
+from simulator import claims_files
 from simulator.report import claim_words
 
 CLAIMS = Path(__file__).resolve().parents[1] / "reference" / "claims.yaml"
 
 
 def test_every_metric_a_claim_names_has_words_with_its_unit():
-    names = set(re.findall(r"\bmetric: *([a-z][a-z0-9_]*)", CLAIMS.read_text()))
+    names = set(re.findall(r"\bmetric: *([a-z][a-z0-9_]*)", "".join(p.read_text() for p in claims_files.files(CLAIMS))))
     assert len(names) > 10
     for name in names:
         words = claim_words.metric(name)

@@ -14,6 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from series_check import assert_complete, assert_unmixed, expected_labels  # noqa: E402
+from simulator import study_files  # noqa: E402
 from simulator import study as studies  # noqa: E402
 from simulator.report.papers.mininet import figures as mn  # noqa: E402
 from simulator.report.papers.qtcol import figures as qf  # noqa: E402
@@ -125,10 +126,10 @@ def expected(study, which):
     if which == "panels":   # Figures 22-23: the panels its caption names
         return {style.label(a, al) for a, al in qm.THROUGHPUT_PANELS}
     if which and "algorithm" in which:
-        return {lab for lab in expected_labels(STUDIES / f"{study}.yaml")
+        return {lab for lab in expected_labels(study_files.find(STUDIES, study))
                 if any(lab.startswith(style.LABELS[a]) and (a != "qtcol" or not lab.startswith("QtColFair"))
                        for a in which["algorithm"])}
-    return expected_labels(STUDIES / f"{study}.yaml", **(which or {}))
+    return expected_labels(study_files.find(STUDIES, study), **(which or {}))
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +166,7 @@ def test_the_checks_fail_on_a_missing_algorithm_and_on_two_points_joined():
     single = qf.runs(traces_of("qt_single_static"), "qt_single_static")
     fig = qf.path_change([r for r in single if r[0] != "bbr"], [], qf.BDP_PKTS)
     with pytest.raises(AssertionError, match="lacks"):
-        assert_complete(fig, expected_labels(STUDIES / "qt_single_static.yaml"))
+        assert_complete(fig, expected_labels(study_files.find(STUDIES, "qt_single_static")))
     joined = pd.concat([g for a, _, g in single if a == "qtcolfair"])  # five alphas' series under one label
     fig = qf.path_change([("qtcolfair", 1.2, joined.assign(point="p"))], [], qf.BDP_PKTS)
     with pytest.raises(AssertionError, match="goes back along x"):

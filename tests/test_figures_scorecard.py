@@ -10,6 +10,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from simulator.report import chapter, figures_scorecard as fs, style  # noqa: E402
+from simulator.report.papers.mm1 import scorecard_section as mm1s  # noqa: E402
+from simulator.report.papers.qtcol import scorecard_section as qts  # noqa: E402
 
 CLAIMS_YAML = """claims:
   - {id: mm1-1, paper: mm1, claim: TCP beats none., stated_in: Table V}
@@ -106,7 +108,7 @@ def test_load_reads_the_reasons_beside_the_claims_file(card):
 
 
 def test_mm1_numbers_parse_table_and_algorithm(card):
-    numbers = fs.mm1_numbers(card)
+    numbers = mm1s.mm1_numbers(card)
     assert len(numbers) == 6
     std = numbers[numbers["variant"] == "standard"]
     assert set(zip(std["table"], std["algorithm"])) == {("V", "tahoe"), ("V", "reno"), ("XI", "tahoe")}
@@ -116,7 +118,7 @@ def test_mm1_numbers_parse_table_and_algorithm(card):
 
 
 def test_verdict_counts_are_integers_with_reader_headers(card):
-    counts = fs.verdict_counts(fs.mm1_numbers(card), "variant")
+    counts = fs.verdict_counts(mm1s.mm1_numbers(card), "variant")
     assert list(counts.columns) == ["inside", "outside", "missing", "total"] and ints(counts)
     assert counts.loc["as_published"].tolist() == [1, 1, 1, 3]
     assert counts.loc["standard"].tolist() == [2, 1, 0, 3]
@@ -125,15 +127,15 @@ def test_verdict_counts_are_integers_with_reader_headers(card):
 
 
 def test_inside_by_table_is_integer_with_a_column_per_paper_table(card):
-    numbers = fs.mm1_numbers(card)
-    by_table = fs.inside_by_table(numbers[numbers["table"] == "V"])    # tables with no number stay 0, not NaN
-    assert list(by_table.columns) == fs.MM1_TABLES and ints(by_table)
+    numbers = mm1s.mm1_numbers(card)
+    by_table = mm1s.inside_by_table(numbers[numbers["table"] == "V"])    # tables with no number stay 0, not NaN
+    assert list(by_table.columns) == mm1s.MM1_TABLES and ints(by_table)
     assert by_table.loc["standard", "V"] == 2 and by_table.loc["as_published", "XI"] == 0
 
 
 def test_show_mm1_counts_states_each_variant_and_downloads_both_tables(card, shown_html):
     ch = FakeChapter()
-    fs.show_mm1_counts(ch, card)
+    mm1s.show_mm1_counts(ch, card)
     assert ch.shown[0] == ("Published numbers inside our per-run range: **as_published**: 1 of 2; "
                            "**standard**: 2 of 3 (1 not run in this build).")
     assert set(ch.tables) == {"mm1_numbers_per_variant.csv", "mm1_agree_per_table.csv"}
@@ -142,20 +144,20 @@ def test_show_mm1_counts_states_each_variant_and_downloads_both_tables(card, sho
 
 
 def test_numbers_figure_draws_each_algorithm_once_per_panel_and_links_its_data(card):
-    fig = fs.numbers_figure(fs.mm1_numbers(card))
+    fig = mm1s.numbers_figure(mm1s.mm1_numbers(card))
     assert len(fig.axes) == len(style.VARIANTS)
     labels = [[ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
     assert labels == [[style.LABELS["published_tahoe"], style.LABELS["published_reno"]], ["Tahoe", "Reno"]]
     colours = [[ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")] for ax in fig.axes]
     assert colours[0] == colours[1] == [style.PALETTE["tahoe"], style.PALETTE["reno"]]
     ch = FakeChapter()
-    fs.show_numbers_figure(ch, card)
+    mm1s.show_numbers_figure(ch, card)
     assert "scorecard_numbers.csv" in ch.downloads and "scorecard_numbers.csv" in ch.shown[-1]
 
 
 def test_show_mm1_outside_lists_numbers_not_inside_in_a_readable_table(card, shown_html):
     ch = FakeChapter()
-    fs.show_mm1_outside(ch, card)
+    mm1s.show_mm1_outside(ch, card)
     assert ch.shown[0] == "**as_published**: 1 published number outside our per-run range (1 more not run in this build):"
     assert ch.shown[2] == "**standard**: 1 published number outside our per-run range:"
     assert set(ch.tables) == {"mm1_outside_as_published.csv", "mm1_outside_standard.csv"}
@@ -178,7 +180,7 @@ def test_claims_of_each_paper_shown_as_its_chapter_shows_them_with_integer_tally
 
 def test_qtcol_numbers_give_the_tolerance_of_each_metric(card, shown_html):
     ch = FakeChapter()
-    fs.show_qtcol_numbers(ch, card)
+    qts.show_qtcol_numbers(ch, card)
     view = ch.tables["qtcol_numbers_per_metric.csv"]
     assert view.set_index("metric").loc["goodput (Mbit/s)", "tolerance"]   # the metric in words == "±1.5"
     assert ch.shown[0] == "**1 of 1 published numbers we ran agree within the tolerance** (1 more not run in this build)."

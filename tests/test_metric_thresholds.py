@@ -55,7 +55,7 @@ def test_the_reference_check_refuses_a_reference_folder_whose_thresholds_lack_a_
     papers = reference.check_papers()
     studies = sorted(p.stem for p in (ROOT / "config" / "studies").rglob("*.yaml"))
     with pytest.raises(reference.ReferenceDataError, match=r"metric_thresholds.yaml: no entry for metric 'jain' \(read by claim qt-5\)"):
-        reference.check_claims(ref / "claims.yaml", papers, studies)
+        reference.check_claims(ref / "qtcol" / "claims.yaml", papers, studies, thresholds_beside=ref / "claims.yaml")
 
 
 def _verdict(parts, rows):

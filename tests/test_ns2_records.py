@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator import study_files
 from simulator.reference import ReferenceDataError
 from simulator.validation import ns2_records, ns2_scripts
 
@@ -33,7 +34,7 @@ def test_ns2_regenerates_committed_records(tmp_path):
         pytest.fail("NS-2 2.35 is not installed: apt-get install ns2 (Debian/Ubuntu; it provides /usr/bin/ns)")
     committed = {(r["study"], r["point"], r["seed"]): r
                  for recs in ns2_records.check_dir(REF).values() for r in recs}
-    files = [STUDIES / f"{s}.yaml" for s in SAMPLE]
+    files = [study_files.find(STUDIES, s) for s in SAMPLE]
     made = ns2_records.generate(files, tmp_path, select=_picked)
     got = [r for recs in made.values() for r in recs]
     assert len(got) == sum(len(v) for v in SAMPLE.values()) * 3 * 2      # 3 algorithms, 2 seeds

@@ -131,10 +131,19 @@ def test_malformed_table_is_rejected_naming_file_and_line(refdir, name, break_it
 
 
 def mutate_claims(refdir, fn):
-    path = refdir / ref.CLAIMS
-    doc = yaml.safe_load(path.read_text())
-    fn(doc["claims"])
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    """fn edits the claims of every paper's claims file joined in the catalogue's order (as the scorecard
+    reads them); each file then gets its own claims back."""
+    from simulator import claims_files
+
+    paths = claims_files.paper_files(refdir / ref.CLAIMS)
+    docs = [yaml.safe_load(p.read_text()) for p in paths]
+    joined = [c for d in docs for c in d["claims"]]
+    fn(joined)
+    start = 0
+    for path, doc in zip(paths, docs):
+        n = len(doc["claims"])
+        doc["claims"], start = joined[start:start + n], start + n
+        path.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
 @pytest.mark.parametrize("name, fn, expected", [
@@ -167,7 +176,7 @@ def test_claims_file_that_is_not_yaml_or_not_a_list(refdir):
     with pytest.raises(ref.ReferenceDataError, match="claims.yaml: not valid YAML"):
         ref.check_reference_dir(refdir, STUDIES)
     (refdir / ref.CLAIMS).write_text("- id: mm1-1\n")
-    with pytest.raises(ref.ReferenceDataError, match="non-empty list `claims:`"):
+    with pytest.raises(ref.ReferenceDataError, match="a mapping with a list `claims:`"):
         ref.check_reference_dir(refdir, STUDIES)
 
 
@@ -184,15 +193,15 @@ def test_missing_reference_folder(tmp_path):
     ("non_numeric", lambda r: edit_line(r / "reference" / MM1, 5, lambda l: l.replace("8.429", "abc")),
      [f"reference/{MM1}", "line 5", "'abc' is not a number"]),
     ("claim_without_study", lambda r: mutate_claims(r / "reference", lambda cs: cs[3].pop("studies")),
-     ["reference/claims.yaml", "claim mm1-4", "missing key(s) studies"]),
+     ["reference/mm1/claims.yaml", "claim mm1-4", "missing key(s) studies"]),
     ("claim_unknown_metric", lambda r: mutate_claims(r / "reference", lambda cs: cs[3].update(metrics=["loss"])),
-     ["reference/claims.yaml", "claim mm1-4", "metrics: 'loss' is not reported by model mm1", "loss_rate"]),
+     ["reference/mm1/claims.yaml", "claim mm1-4", "metrics: 'loss' is not reported by model mm1", "loss_rate"]),
     ("claim_unknown_comparison", lambda r: mutate_claims(
         r / "reference", lambda cs: cs[0]["decide"]["parts"][0].update(between=[1, 2, 3])),
-     ["reference/claims.yaml", "claim mm1-1", "unknown key(s) between", "extreme, for, near"]),
+     ["reference/mm1/claims.yaml", "claim mm1-1", "unknown key(s) between", "extreme, for, near"]),
     ("claim_unknown_algorithm", lambda r: mutate_claims(
         r / "reference", lambda cs: cs[0]["decide"]["parts"][0]["order"][2].update(algorithm="westwood")),
-     ["reference/claims.yaml", "claim mm1-1", "algorithm: 'westwood' is not allowed", "newreno"]),
+     ["reference/mm1/claims.yaml", "claim mm1-1", "algorithm: 'westwood' is not allowed", "newreno"]),
 ])
 def test_workflow_stops_before_any_job_and_keeps_results(built_report, name, break_it, expected):
     repo = built_report

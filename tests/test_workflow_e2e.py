@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from simulator import claims_files
 from simulator.report.claim_rule import VERDICTS
 from workflow_copy import ROOT, TEST_CONFIG
 
@@ -73,7 +74,7 @@ def test_tiny_workflow_scorecard_has_every_declared_claim(built_report):
     assert set(card["verdict"]) <= {"inside", "outside", "missing", *VERDICTS}
     assert (card["verdict"].isin(["inside", "outside"])).any()
     # every claim of reference/claims.yaml for the papers that ran has a verdict, and nothing else does
-    declared = yaml.safe_load((ROOT / "reference/claims.yaml").read_text())["claims"]
+    declared = claims_files.read(ROOT / "reference/claims.yaml")["claims"]
     decided = set(card[card["verdict"].isin(VERDICTS)
                        & card["item"].str.match(r"^[a-z0-9]+-[0-9]+$")]["item"])
     assert decided == {c["id"] for c in declared}

@@ -1,26 +1,33 @@
 """The report package: everything between the simulator's run records and the HTML book.
 
-One module per idea; the workflow's rules and the notebooks only call these:
+A small core that knows no particular paper, and one folder per paper, papers/<paper>/ (catalogue.yaml
+at the repository's root lists the papers and names each one's modules):
+
+    papers/<paper>/  claims (the rule `claims`: its published numbers and claims into results/claims/<paper>.csv),
+                     claim_functions (named trace statistics, references and note sentences its claims use),
+                     figures and tables (its chapter's), scorecard (the M/M/1 and QtColFair papers' published
+                     tables), scorecard_section (its section of the scorecard chapter), evidence (its own checks
+                     on the trust table), checks, findings, paper_text, agreement (paper-specific pieces)
+
+The core, one module per idea; the workflow's rules and the notebooks only call these:
 
     io               atomic file writers, table and trace loaders
     aggregate        run records -> long tables (mean, sd, 95% CI, per-run range), traces, provenance
     mm1k             M/M/1/K closed forms (blocking probability, Little's-law delay)
     verdicts         the scorecard's columns and verdicts; orderings between table rows
-    scorecard_mm1    the M/M/1 paper: its 108 published numbers and claims mm1-1..mm1-9
     cwnd_shapes      shapes of cwnd traces for mm1-8: drops, regrowth, concave then convex
-    scorecard_qtcol  the QtColFair paper: the authors' numbers and claims qt-1..qt-9
     claim_engine     the one engine: decides every claim from its decide: block in reference/claims.yaml
     claim_cells      the cells a claim reads (table rows, scopes, for: values), for the engine
     claim_spec       checks of the decide blocks before any job (names the claim, key, allowed values)
-    claim_functions  named trace statistics, references and note sentences, one module per paper
+    claim_functions  the registry of named trace statistics, references and note sentences (each paper's in its folder)
     claim_rule       the one statistical rule (Welch / one-sample t, Holm, deterministic by value, practical threshold)
     metric_thresholds each metric's resolution (tie) and practical threshold (reference/metric_thresholds.yaml)
     claim_reasons    why a claim did not reproduce (reference/claim_reasons.yaml), beside the verdict
     attribution      who is at fault for a claim row not reproduced (the paper's text, code, an open parameter, our
                      simulator, our seeds) and the evidence: NS-2 rows from NS-2 2.35's own verdict on its records
-    claims_common    the command line of the per-paper claim steps below
-    claims_mininet, claims_ns2, claims_testbed   those papers' claim rows (and the testbed's quoted numbers)
-    scorecard        merges every paper's rows into results/scorecard.csv (command line)
+    claims_common    the command line of every paper's claims module (papers/<paper>/claims)
+    scorecard        joins every paper's rows into results/scorecard.csv, in the catalogue's order (command line)
+    paper_chapter    the chapter of a paper without a notebook of its own (notebooks/paper.ipynb; new-paper)
     claims_view      a chapter's claim rows as the scorecard decided them (chapters never decide)
     chapter          what every chapter notebook does: save figures, captions, tables (with downloads
                      or without), raw HTML
@@ -36,10 +43,8 @@ One module per idea; the workflow's rules and the notebooks only call these:
     cells            how a number is written in a table cell (significant digits, integers, ties);
                      a table shown with the CSV of the numbers behind it
     paper_marks      how a figure draws the paper's own values: grey hollow markers, hatched bands
-    figures_<chapter>  each chapter's figures and tables: figures_mm1 (+ figures_mm1_checks),
-                     figures_qtcol (+ figures_qtcol_multiflow, tables_qtcol, qtcol_findings,
-                     qtcol_paper_text), figures_mininet, figures_ns2 (+ tables_ns2),
-                     figures_testbed (+ tables_testbed), figures_scorecard
+    figures_scorecard  the scorecard chapter's tables and figure, and the helpers of a paper's own section
+    figures_validation, textbook, suite_chapter   the non-paper chapters' figures and tables
     chapter_studies  which studies each chapter reads; the others ("Your studies") get a generated page
     study_page       that page: a study's parameters, every metric per grid point, each metric against
                      each swept parameter (notebooks/study.ipynb)
@@ -55,5 +60,5 @@ One module per idea; the workflow's rules and the notebooks only call these:
                      overflow, broken links and images, error text, absolute paths, captions
     rule_params      parameter helpers of workflow/rules/report.smk
 
-Command lines: `python -m simulator.report.<module> --help` (scorecard, claims_<paper>, book, browser_check).
+Command lines: `python -m simulator.report.<module> --help` (scorecard, papers.<paper>.claims, book, browser_check).
 """

@@ -2,20 +2,22 @@
 
 Every contradicted or inconclusive claim row of the scorecard gets a `fault` (one of FAULTS) and an
 `evidence` sentence. They come from the row's reason in reference/claim_reasons.yaml (its `fault`, or the
-one its kind implies, and its `evidence`), except for the NS-2 paper's rows, where the data decide:
-NS-2 2.35, the paper's own simulator, ran every grid point and seed (reference/ns2_sim/), and the same
-engine and rule decide each claim row on its output. If NS-2 does not reproduce a claim either, the
+one its kind implies, and its `evidence`), except for the rows of a paper whose own simulator's records are
+committed (catalogue.yaml `own_tool_records`: the NS-2 paper's), where the data decide: NS-2 2.35 ran every
+grid point and seed (reference/ns2_sim/), and the same engine and rule decide each claim row on its output
+(simulator/report/papers/ns2/own_tool.py). If NS-2 does not reproduce a claim either, the
 paper's own simulator does not support the paper's text; if NS-2 reproduces it and we do not, the fault
 is our simulator's.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import re
 from typing import NamedTuple
 
 import pandas as pd
+
+from simulator import paper_catalogue
 
 # fault -> the words a reader sees (never the code word)
 FAULTS = {"paper_text": "the paper's text",
@@ -30,7 +32,8 @@ KIND_FAULT = {"sensitivity": "open_parameter", "paper_ambiguity": "paper_text", 
               "too_few_seeds": "our_seeds",
               "unexplained": "not_found"}      # model_difference names its fault: ours, or the paper's code
 UNRESOLVED = ("contradicted", "inconclusive")
-NS2_PAPER = "ns2"
+# the papers whose own simulator's records decide a row's fault (catalogue.yaml `own_tool_records`: NS-2's)
+OWN_TOOL_PAPERS = tuple(p.id for p in paper_catalogue.load().papers.values() if p.own_tool_records)
 NS2_WORDS = {"reproduced": "reproduces it", "contradicted": "contradicts it", "inconclusive": "cannot decide it",
              "not_testable": "cannot test it"}
 
@@ -106,7 +109,7 @@ def row_fault(paper: str, item: str, variant: str, verdict: str, entry: dict | N
         return "", ""
     declared = entry_fault(entry) if entry else None
     evidence = entry_evidence(entry) if entry else ""
-    theirs = ns2_verdicts.get((item, variant)) if paper == NS2_PAPER else None
+    theirs = ns2_verdicts.get((item, variant)) if paper in OWN_TOOL_PAPERS else None
     theirs_verdict = theirs.verdict if isinstance(theirs, Ns2Row) else theirs
     derived = ns2_fault(theirs_verdict, verdict)
     if derived:
@@ -136,43 +139,6 @@ def attribute(card: pd.DataFrame, entry_of, ns2_verdicts: dict | None = None) ->
     out["fault"] = [f for f, _ in pairs]
     out["evidence"] = [e for _, e in pairs]
     return out
-
-
-RECORDS_STUDIES = Path(__file__).resolve().parents[2] / "config" / "studies"   # the studies NS-2's records ran
-
-
-def _points(study_file: Path) -> dict:
-    from simulator.study import load_study
-    return {p.path: p.params for p in load_study(study_file).points()} if study_file.exists() else {}
-
-
-def ns2_decisions(reference_dir, studies_dir=RECORDS_STUDIES) -> dict:
-    """{(claim id, variant): Ns2Row} of the NS-2 claim rows decided on NS-2 2.35's committed records (the same
-    claims, engine and rule as ours), from the studies this build ran as NS-2 ran them (`studies_dir`'s file
-    gives the same points and parameters as the one the records were made from); {} for a build whose NS-2
-    studies differ (a tiny or user's own study)."""
-    from simulator.report import claim_engine
-    from simulator.report.papers.ns2 import claims as claims_ns2
-    from simulator.report.papers.ns2 import agreement as ns2_agreement
-    records = ns2_agreement.load_records(reference_dir)
-    same = {s: recs for s, recs in records.items()
-            if _points(Path(studies_dir) / f"{s}.yaml") == _points(RECORDS_STUDIES / f"{s}.yaml") != {}}
-    if not same:
-        return {}
-    tables = ns2_agreement.ns2_tables(same, RECORDS_STUDIES)
-    doc = claim_engine.load(claim_engine.claims_file())
-    out = {}
-    for claim in (c for c in doc["claims"] if c["paper"] == claims_ns2.PAPER):
-        for scope in claim_engine.scopes(claim, doc.get("scoring", {}), tables):
-            d = claim_engine.decide(claim, tables, None, scope)
-            out[(claim["id"], scope.name)] = Ns2Row(d.decision.verdict,
-                                                    {comparison_key(c.label): c for c in d.tested})
-    return out
-
-
-def ns2_verdicts(reference_dir, studies_dir=RECORDS_STUDIES) -> dict:
-    """{(claim id, variant): NS-2 2.35's verdict} (ns2_decisions without the comparisons)."""
-    return {k: v.verdict for k, v in ns2_decisions(reference_dir, studies_dir).items()}
 
 
 def words(fault: str) -> str:

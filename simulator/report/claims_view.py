@@ -4,7 +4,6 @@ rows; deciding a claim is the scorecard's job (results/scorecard.csv, results/sc
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 import pandas as pd
 

@@ -15,6 +15,7 @@ for each paper present.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 from pathlib import Path
 
@@ -46,8 +47,11 @@ def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studie
     rows from NS-2 2.35's own verdict on its committed records under `ns2_reference` when given, for the
     studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
-    ns2 = (attribution.ns2_decisions(ns2_reference, studies_dir or attribution.RECORDS_STUDIES) if ns2_reference and (card["paper"] == attribution.NS2_PAPER).any()
-           else {})
+    ns2 = {}
+    for paper in attribution.OWN_TOOL_PAPERS:     # the paper's own simulator's verdicts (papers/<paper>/own_tool.py)
+        if ns2_reference and (card["paper"] == paper).any():
+            own = importlib.import_module(f"simulator.report.papers.{paper}.own_tool")
+            ns2.update(own.decisions(ns2_reference, studies_dir or own.RECORDS_STUDIES))
     return attribution.attribute(card, lambda cid, variant, verdict: claim_reasons.entry(reasons, cid, variant, verdict),
                                  ns2)
 

@@ -7,10 +7,11 @@ is independent of the five papers: the same cells run in ns-3 3.44 (reference/ns
 agents on the NS-2 chapter's grid, one flow under random loss against closed-form models (the textbook
 chapter: each stack's series backs the chapters that run that stack), and for the M/M/1 paper
 the M/M/1/K closed forms and a replay of the paper's own code. Each check is one row of the evidence
-file (EVIDENCE_COLUMNS): how many of its points lie inside its declared band, out of how many.
+file (EVIDENCE_COLUMNS): how many of its points lie inside its declared band, out of how many. A paper's
+own checks are its catalogue.yaml `evidence` function (in its folder, simulator/report/papers/<paper>/).
 
     python -m simulator.report.trust --validation-table results/validation/ns3_agreement.csv \
-        --mm1-tables results/tables/mm1_*.csv --mm1-reference reference/mm1/jackson_mm1_tables.csv \
+        --paper-tables mm1 results/tables/mm1_*.csv --textbook-tables results/tables/textbook_*.csv \
         [--evidence more.csv ...] --out results/trust.csv
 """
 from __future__ import annotations
@@ -67,52 +68,6 @@ def textbook_rows(tables: pd.DataFrame) -> list[dict]:
         rows += [{"chapter": c, "check": check, "inside": r["inside"], "total": r["total"], "page": "textbook"}
                  for c in STACK_CHAPTERS.get(r["stack"], ())]
     return rows
-
-
-def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
-    """NS-2 2.35's own agents on the NS-2 chapter's grid points (reference/ns2_sim/): points whose goodput is
-    within the tolerance of NS-2's (simulator/report/papers/ns2/agreement.py)."""
-    from simulator.report.papers.ns2 import agreement as ns2_agreement
-
-    inside, total = ns2_agreement.summary(tables, reference_dir=reference_dir)
-    if not total:           # none of this build's points is one NS-2 ran
-        return []
-    return [{"chapter": "ns2", "check": f"NS-2 2.35's own agents on the chapter's grid points, goodput within "
-             f"{100 * ns2_agreement.TOLERANCE:g}%", "inside": inside, "total": total, "page": "ns2"}]
-
-
-def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
-    """The M/M/1/K closed forms (uncontrolled sender, both variants) and the replay of the paper's code with its
-    own random stream: printed digit for digit, or one unit off in the last digit (rounding)."""
-    from simulator.report.papers.mm1.checks import replay_audit
-    from simulator.report.papers.mm1.scorecard import analytic_comparison
-
-    rows = []
-    closed = analytic_comparison(tables)
-    if len(closed):
-        rows.append({"chapter": "mm1", "check": "M/M/1/K closed forms (blocking, throughput, delay), "
-                     "uncontrolled sender, 95% CI or 3%", "inside": int(closed["agree"].sum()),
-                     "total": len(closed), "page": "textbook"})
-    audit = replay_audit(tables, reference)
-    if len(audit):
-        rows.append({"chapter": "mm1", "check": "the paper's own code replayed with its random stream: "
-                     "printed numbers matched (to the last digit's rounding)",
-                     "inside": int(audit["match"].isin(["exact", "last digit"]).sum()), "total": len(audit),
-                     "page": "mm1"})
-    return rows
-
-
-def mm1_evidence(table_paths, reference_dir) -> list[dict]:
-    """mm1_rows of the M/M/1 studies' tables (catalogue.yaml `evidence` of the M/M/1 paper)."""
-    from simulator.reference import MM1_TABLES
-    from simulator.report.papers.mm1.scorecard import load_reference, load_tables
-
-    return mm1_rows(load_tables(table_paths), load_reference(Path(reference_dir) / MM1_TABLES))
-
-
-def ns2_evidence(table_paths, reference_dir) -> list[dict]:
-    """ns2_rows of the NS-2 studies' tables (catalogue.yaml `evidence` of the NS-2 paper)."""
-    return ns2_rows(pd.concat([pd.read_csv(f) for f in table_paths], ignore_index=True), reference_dir)
 
 
 def paper_evidence(paper: str, table_paths, reference_dir) -> list[dict]:

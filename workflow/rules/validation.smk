@@ -11,6 +11,7 @@
 # copy the regenerated folder over it on purpose, and say why in the commit).
 import shutil
 
+from simulator import study_files
 from simulator.validation.ns2_scripts import STUDIES as NS2_STUDIES
 
 NS2_RECORDS_NEW = "results/validation/ns2_sim"
@@ -46,7 +47,7 @@ rule validation_ours:
 rule ns2_records:
     # NS-2 is deterministic: one run per grid point and seed, about half a second each
     input:
-        studies=[f"config/studies/{s}.yaml" for s in NS2_STUDIES],
+        studies=[str(study_files.find("config/studies", s)) for s in NS2_STUDIES],   # in the NS-2 paper's folder
         code=NS2_CODE,
     output:
         directory(NS2_RECORDS_NEW),

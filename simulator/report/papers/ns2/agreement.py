@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import aggregate
 from simulator.study import load_study
 
@@ -35,7 +36,7 @@ def ns2_tables(records: dict, studies_dir="config/studies") -> pd.DataFrame:
     """NS-2's records as a table of our shape (aggregate.table): the point's parameters from its study file."""
     frames = []
     for study, recs in records.items():
-        params = {p.path: p.params for p in load_study(Path(studies_dir) / f"{study}.yaml").points()}
+        params = {p.path: p.params for p in load_study(study_files.find(studies_dir, study)).points()}
         runs = [{"study": study, "paper": "ns2", "point_path": r["point"], "params": params[r["point"]],
                  "seed": r["seed"], "metrics": r["metrics"]} for r in recs]
         frames.append(aggregate.table(runs))
