@@ -416,18 +416,8 @@ def cmd_algorithms(args) -> int:
 
 
 def cmd_new_paper(args) -> int:
-    """Scaffold a paper (simulator/new_paper.py) in the repository that holds this package."""
     from simulator import new_paper
-
-    root = Path(__file__).resolve().parents[1]
-    try:
-        written = new_paper.scaffold(root, args.name, args.title)
-    except new_paper.NewPaperError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print("\n".join(["wrote:", *(f"  {p}" for p in written),
-                     "next: edit them (each says what to change), then run  .venv/bin/snakemake --cores all"]))
-    return 0
+    return new_paper.cli(args)
 
 
 def build_parser() -> argparse.ArgumentParser:

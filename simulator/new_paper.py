@@ -17,6 +17,7 @@ when NAME is taken or a file exists already.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from simulator import paper_catalogue
@@ -172,3 +173,16 @@ def scaffold(root, name: str, title: str | None = None) -> list:
     cat_file.write_text(insert_entry(cat_file.read_text(), catalogue_entry(name, title.replace('"', "'"))))
     paper_catalogue.parse(cat_file)          # the entry it wrote reads back
     return ["catalogue.yaml", *out]
+
+
+def cli(args) -> int:
+    """`python -m simulator new-paper NAME [--title T]` in the repository that holds this package."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        written = scaffold(root, args.name, args.title)
+    except NewPaperError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(["wrote:", *(f"  {p}" for p in written),
+                     "next: edit them (each says what to change), then run  .venv/bin/snakemake --cores all"]))
+    return 0
