@@ -1,7 +1,7 @@
 """The numbers a paper quotes in its text, as scorecard rows: one rule for a value and for a range.
 
-A quoted number is a row of reference/<paper>/paper_numbers.csv (paper_values.load; the Mininet poster's
-one result comes from reference/mininet/poster_numbers.csv, see `load`): a value (low = high) or a range
+A quoted number is a row of reference/<paper>/paper_numbers.csv (paper_values.load; a paper's claims module may
+give its own, as the Mininet poster's from its poster_numbers.csv): a value (low = high) or a range
 low-high, kept as the paper gives it (paper_low, paper_high; paper_value only for a single value: a range
 has no midpoint here). Its verdict is `inside` when the paper's interval [low, high] overlaps our per-run
 range [run_p025, run_p975] (where one run of ours lands: each paper reports single runs, so its number is
@@ -15,33 +15,13 @@ per-run ranges of the grid points it covers, and the note says how many.
 from __future__ import annotations
 
 import math
-from pathlib import Path
-
 import pandas as pd
 
-from simulator import reference
 from simulator.report import claim_engine, paper_values
 from simulator.report.verdicts import SCORECARD_COLUMNS
 
-# the runs a paper's numbers are compared with when the paper does not say: the testbed paper's are
-# from its baseline (no background traffic) runs
-BASELINE = {"testbed": {"background": "none"}}
-# the Mininet poster's results (poster_numbers.csv, kind `result`): metric -> (study, our metric)
-MININET_RESULTS = {"settled_throughput": ("mn_high_latency", "goodput_warm_mbps")}
-
-
 def load(reference_dir, paper) -> pd.DataFrame:
-    """The numbers `paper` quotes (reference.PAPER_NUMBER_COLUMNS; empty when it quotes none)."""
-    if paper == "mininet":
-        path = Path(reference_dir) / reference.MININET_NUMBERS
-        if not path.exists():
-            return pd.DataFrame(columns=reference.PAPER_NUMBER_COLUMNS)
-        poster = pd.read_csv(path)
-        rows = [dict(source=r.where, study=MININET_RESULTS[r.metric][0], metric=MININET_RESULTS[r.metric][1],
-                     algorithm=r.algorithm, where="", low=float(r.value), high=float(r.value), unit=r.unit,
-                     words=r.quote)
-                for r in poster[poster["kind"] == "result"].itertuples() if r.metric in MININET_RESULTS]
-        return pd.DataFrame(rows, columns=reference.PAPER_NUMBER_COLUMNS)
+    """The numbers `paper` quotes (reference_dir/<paper>/paper_numbers.csv; empty when it quotes none)."""
     return paper_values.load(reference_dir, paper)
 
 
@@ -65,7 +45,7 @@ def _cells(tables: pd.DataFrame, paper: str, number, where: dict) -> pd.DataFram
     """Our table rows the number covers in one variant (`where`: the variant's columns)."""
     t = tables[(tables["study"] == number["study"]) & (tables["metric"] == number["metric"])
                & (tables["algorithm"] == number["algorithm"])] if not tables.empty else tables
-    for k, v in {**where, **BASELINE.get(paper, {})}.items():
+    for k, v in where.items():
         if k in t:
             want = str(v).lower()
             t = t[t[k].astype(str).str.lower().isin([want, "1", "1.0"] if want == "true" else

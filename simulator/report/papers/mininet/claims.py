@@ -21,19 +21,38 @@ over seeds (sd 0) are compared by value. Missing traces or table rows: not_testa
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
+from simulator import reference
 from simulator.report import claim_engine, published_numbers
 from simulator.report import claims_common as cc
 
 PAPER = "mininet"
 
 
+# the poster's results (poster_numbers.csv, kind `result`): metric -> (study, our metric)
+POSTER_RESULTS = {"settled_throughput": ("mn_high_latency", "goodput_warm_mbps")}
+
+
+def poster_results(reference_dir) -> pd.DataFrame:
+    """The poster's quoted results as published numbers (reference.PAPER_NUMBER_COLUMNS) of our metrics."""
+    path = Path(reference_dir) / reference.MININET_NUMBERS
+    if not path.exists():
+        return pd.DataFrame(columns=reference.PAPER_NUMBER_COLUMNS)
+    poster = pd.read_csv(path)
+    rows = [dict(source=r.where, study=POSTER_RESULTS[r.metric][0], metric=POSTER_RESULTS[r.metric][1],
+                 algorithm=r.algorithm, where="", low=float(r.value), high=float(r.value), unit=r.unit, words=r.quote)
+            for r in poster[poster["kind"] == "result"].itertuples() if r.metric in POSTER_RESULTS]
+    return pd.DataFrame(rows, columns=reference.PAPER_NUMBER_COLUMNS)
+
+
 def build(tables: pd.DataFrame, traces: pd.DataFrame | None):
     """Scorecard rows and notes of mn-1 and mn-2 for the static and the fluctuating path, then the poster's
     quoted result (published_numbers: CUBIC's settled throughput against our goodput after the warm-up)."""
     rows, notes = claim_engine.paper_rows(PAPER, tables, traces)
-    r, n = published_numbers.rows(PAPER, tables)
+    r, n = published_numbers.rows(PAPER, tables, poster_results(claim_engine.claims_file().parent))
     return rows + r, notes + n
 
 

@@ -101,7 +101,7 @@ def quoted(cell, numbers: pd.DataFrame | None = None):
     """Rows and notes of the numbers the paper quotes (default: the reference folder's
     testbed/paper_numbers.csv): whether they overlap our baseline per-run range."""
     if numbers is None:
-        numbers = published_numbers.load(claim_engine.claims_file().parent, PAPER)
+        numbers = paper_values.load(claim_engine.claims_file().parent, PAPER)
     rows, notes = [], []
     for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers):
         item = f"{what} {s} {a} ({claim})"
