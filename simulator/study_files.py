@@ -32,6 +32,12 @@ def find(study_dir, name: str) -> Path:
     return study_files(study_dir).get(name, Path(study_dir) / f"{name}.yaml")
 
 
+def repo_path(name: str) -> str:
+    """'config/studies/<paper>/<name>.yaml': a repository study's file as a reader finds it from the root."""
+    root = Path(__file__).resolve().parents[1]
+    return find(root / "config" / "studies", name).relative_to(root).as_posix()
+
+
 def enabled_names(names) -> list:
     """The config's `studies:` list with `catalogue` replaced by the catalogue's default-build studies."""
     from simulator import paper_catalogue

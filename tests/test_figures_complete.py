@@ -58,7 +58,7 @@ class Collect:
 
 
 def points(study, root=STUDIES):
-    return studies.load_study(root / f"{study}.yaml").points()
+    return studies.load_study(study_files.find(root, study)).points()
 
 
 def params_row(p):

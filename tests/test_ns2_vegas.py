@@ -4,6 +4,7 @@ handling, and the whole agent against NS-2 2.35 itself on the NS-2 chapter's gri
 import numpy as np
 import pytest
 
+from simulator import study_files
 from simulator import registry
 from simulator.models.flow_endpoints import classic_flow
 from simulator.scenarios import ns2_wired
@@ -212,7 +213,7 @@ LATENCY_TOLERANCE = 0.08    # relative, mean one-way latency (seed 1: +0.3%, +4.
 
 
 def _both(study, point, seed):
-    _, runs = ns2_scripts.study_runs(f"config/studies/{study}.yaml", seeds=seed)
+    _, runs = ns2_scripts.study_runs(study_files.repo_path(study), seeds=seed)
     p = next(p for path, p, sd in runs if path == point and sd == seed)
     got = {}
     summarize = ns2_wired.summarize

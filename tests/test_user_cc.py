@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator import study_files
 from simulator import cli, registry
 from simulator.study import load_study
 from simulator.study_errors import StudyError
@@ -196,7 +197,7 @@ NEWRENO_PY = {"mynewreno": f"{EXAMPLE}:NewRenoInPython"}
 
 
 def paper_study(name):
-    shutil.copy(ROOT / "config/studies" / f"{name}.yaml", f"{name}.yaml")
+    shutil.copy(study_files.find(ROOT / "config/studies", name), f"{name}.yaml")
     return f"{name}.yaml"
 
 

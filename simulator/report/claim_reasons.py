@@ -40,8 +40,7 @@ def study_file(name: str) -> str:
     """config/studies/.../<name>.yaml, as a reader finds it from the repository's root (a paper's in its folder)."""
     from simulator import study_files
 
-    root = Path(__file__).resolve().parents[2]
-    return study_files.find(root / "config" / "studies", name).relative_to(root).as_posix()
+    return study_files.repo_path(name)
 
 
 def _matches(entry: dict, variant: str, verdict: str) -> bool:

@@ -3,10 +3,10 @@ table and the figure from results/validation/ns3_agreement.csv (simulator/valida
 or, when the optional target has not run, how to run it."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import number_format, style
 from simulator.report.claim_rule import ALPHA
 from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
@@ -394,5 +394,5 @@ def caption(table: pd.DataFrame) -> str:
     c = counts(table)
     return (f"Figure: each of the {c['compared']} cells run in both simulators, ours against ns-3's value "
             f"(grey band: within {UTILIZATION_PP:g} percentage points of utilization, {100 * RTT_REL:g}% of "
-            f"mean RTT; the line: equality; mean RTT on logarithmic axes). Made from `config/studies/{STUDY}.yaml` by "
+            f"mean RTT; the line: equality; mean RTT on logarithmic axes). Made from `{study_files.repo_path(STUDY)}` by "
             "`snakemake --cores all validation`.")

@@ -25,14 +25,15 @@ import math
 import numpy as np
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import number_format
 from simulator.report.textbook_models import (cubic_rfc9438, cubic_window, mathis, mathis_constant,
                                                packets_per_increment, padhye, stack_why, timeout_s)
 
 STUDY = "textbook_loss"
-STUDY_FILE = f"config/studies/{STUDY}.yaml"
+STUDY_FILE = study_files.repo_path(STUDY)
 PERIODIC = "textbook_periodic"  # the same flows under periodic loss: the models' own assumption, no verdict
-PERIODIC_FILE = f"config/studies/{PERIODIC}.yaml"
+PERIODIC_FILE = study_files.repo_path(PERIODIC)
 BAND = 0.15                    # ours/model in [1 - BAND, 1 + BAND]: declared and justified in STUDY_FILE
 HEADERS = 54                   # wire bytes besides the payload (simulator/scenarios/dumbbell.py HEADERS)
 

@@ -8,6 +8,7 @@ import re
 
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import chapter, figure_series, paper_marks as pm
 from simulator.report import style
 from simulator.report.papers.mm1 import scorecard as sc
@@ -28,7 +29,7 @@ def greek(text: str) -> str:
 
 
 def study_file(study) -> str:
-    return f"config/studies/{study}.yaml"
+    return study_files.repo_path(study)
 
 
 # --------------------------------------------------------------------------- Tables V-XIII

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import chapter, chapter_tables, figure_series, paper_values, style
 from simulator.report.papers.ns2 import claims as claims_ns2
 from simulator.report.papers.ns2 import tables as tables_ns2
@@ -252,7 +253,7 @@ def summary_plot(tables: pd.DataFrame, study: str, numbers=None, logx=None):
 
 
 def _source(study: str) -> str:
-    return f"Made from `config/studies/{study}.yaml`."
+    return f"Made from `{study_files.repo_path(study)}`."
 
 
 def _paper_note(fig) -> str:

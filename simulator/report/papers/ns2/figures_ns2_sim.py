@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import claim_words, number_format, paper_values, style
 from simulator.report.papers.ns2 import claims as claims_ns2
 from simulator.report.papers.ns2 import agreement as ns2_agreement
@@ -184,7 +185,7 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
                  note=f"Scenario {SCENARIOS[study]} ({PAPER_FIGURES[study]} of the paper), window 20"
                       f"{'' if study == 'ns2_flows' else f', {FIGURE_FLOWS} flows'}: the paper's number where it "
                       "states one, then NS-2 2.35's mean and ours over the same 10 seeds (start times). {link}. "
-                      f"Made from `config/studies/{study}.yaml` and `reference/ns2_sim/{study}.jsonl`.")
+                      f"Made from `{study_files.repo_path(study)}` and `reference/ns2_sim/{study}.jsonl`.")
     silent = " ".join(tables_ns2.lossless_timeouts_against(ours, ns2, study) for study in claims_ns2.SWEEPS).strip()
     if silent:
         ch.markdown(silent)

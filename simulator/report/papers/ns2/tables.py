@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import number_format, style
 from simulator.report.papers.ns2 import claims as claims_ns2
 
@@ -133,7 +134,7 @@ def drops(tables: pd.DataFrame) -> pd.DataFrame:
            .agg(points=("mean", "size"), drops=("run_max", lambda s: int((s > 0).sum())), loss=("mean", "max"))
            .reset_index().sort_values(["window", "study"], ascending=[False, True]))
     return pd.DataFrame({
-        "scenario (study file)": [f"{SCENARIOS.get(s, s)} (config/studies/{s}.yaml)" for s in out["study"]],
+        "scenario (study file)": [f"{SCENARIOS.get(s, s)} ({study_files.repo_path(s)})" for s in out["study"]],
         "window_ (packets)": out["window"].map(WINDOW_NAMES).tolist(),
         "grid points": out["points"].astype(int).tolist(),
         "points where a run dropped packets": out["drops"].astype(int).tolist(),

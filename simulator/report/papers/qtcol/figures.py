@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from simulator import study_files
 from simulator.report import paper_marks as pm
 from simulator.report import style
 from simulator.report.papers.qtcol.scorecard import BASE_RTT_MS, BDP_PKTS
@@ -28,7 +29,7 @@ DEVQ = "qt_buffer_sweep_devq"
 
 
 def study_file(study) -> str:
-    return f"config/studies/{study}.yaml"
+    return study_files.repo_path(study)
 
 
 def skipped(ch, study) -> None:
