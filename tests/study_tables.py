@@ -1,5 +1,5 @@
 """Synthetic long tables and traces with the layout the aggregate writes, one row per grid point of a
-real study file (config/studies/<study>.yaml, or the tiny profile's config/test/studies), so figure
+real study file (config/studies/<paper>/<study>.yaml, or the tiny profile's config/test/studies), so figure
 tests cover every point and algorithm the study runs; and what a figure looks like at page width."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simulator import study_files
 from simulator.study import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,7 +18,7 @@ PAGE_PX = 950          # width of the book's content column at 1,280 px
 
 
 def study(name, folder=STUDIES):
-    return load_study(Path(folder) / f"{name}.yaml")
+    return load_study(study_files.find(folder, name))
 
 
 def _params(s, p) -> dict:

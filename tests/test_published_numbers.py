@@ -2,6 +2,7 @@
 range kept as the paper gives it, decided by overlap with our per-run range, for the NS-2 and Mininet
 papers too (their numbers were drawn but not counted before)."""
 import math
+from pathlib import Path
 
 import pandas as pd
 
@@ -10,7 +11,7 @@ from simulator.report.papers.mininet import claims as claims_mininet
 from simulator.report.papers.ns2 import claims as claims_ns2
 from simulator.report.verdicts import NUMBER_VERDICTS, SCORECARD_COLUMNS
 
-REFERENCE = published_numbers.Path(__file__).resolve().parents[1] / "reference"
+REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 
 
 def cell(study, algorithm, metric, lo, hi, n=10, **params):

@@ -15,7 +15,8 @@ import pytest  # noqa: E402
 import test_figures_ns2 as ns2_data  # noqa: E402
 import test_figures_testbed as tb_data  # noqa: E402
 from simulator import cli  # noqa: E402
-from simulator.report import figure_series, figures_scorecard  # noqa: E402
+from simulator.report.papers.mm1 import scorecard_section as mm1_scorecard_section  # noqa: E402
+from simulator.report import figure_series  # noqa: E402
 from simulator.report.papers.mm1 import checks as figures_mm1_checks
 from simulator.report.papers.qtcol import figures as figures_qtcol
 from simulator.report.papers.qtcol import figures_multiflow as figures_qtcol_multiflow
@@ -181,5 +182,5 @@ def test_scorecard_figure_places_any_algorithm():
     numbers = pd.DataFrame({"variant": "standard", "verdict": "inside", "algorithm": ["reno", USER],
                             "table": ["V", "V"], "paper_value": 1.0, "run_p025": 0.9, "run_p975": 1.1,
                             "ours_mean": 1.0})
-    fig = figures_scorecard.numbers_figure(numbers)
+    fig = mm1_scorecard_section.numbers_figure(numbers)
     assert USER in [line.get_label() for ax in fig.axes for line in ax.lines]
