@@ -32,6 +32,30 @@ def not_run() -> str:
             "`config/config.yaml` lists the algorithms it compares.*")
 
 
+def load_rankings(files) -> pd.DataFrame:
+    """Every suite ranking CSV (suite_rank.py) in one frame; empty when the suite has not run."""
+    rankings = pd.concat([pd.read_csv(f, keep_default_na=False, na_values=[""], dtype={"point": str}) for f in files],
+                         ignore_index=True) if files else pd.DataFrame()
+    rankings["point"] = rankings["point"].fillna("") if len(rankings) else None
+    return rankings
+
+
+def show_winners(ch, rankings: pd.DataFrame) -> None:
+    """The winners table, or how to run the suite when it has not run."""
+    if rankings.empty:
+        ch.markdown(not_run())
+    else:
+        ch.table(winners(rankings), "suite_winners.csv",
+                 note="Rank 1 of each scenario and metric; 'tied' counts the algorithms no test separates from the best. {link}")
+
+
+def show_scenarios(ch, rankings: pd.DataFrame) -> None:
+    """One heading and table per scenario, in the chapter's order."""
+    for study in scenarios(rankings):
+        ch.markdown(f"### {SCENARIOS.get(study, study)}")
+        ch.table(scenario_table(rankings, study), f"{study}.csv", note="{link}")
+
+
 def scenarios(rankings: pd.DataFrame) -> list:
     """The studies present, in the chapter's order (a user's own suite study last)."""
     present = list(dict.fromkeys(rankings["study"])) if len(rankings) else []
