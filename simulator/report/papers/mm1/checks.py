@@ -318,3 +318,20 @@ def show_replay_audit(ch, tables: pd.DataFrame, reference: pd.DataFrame) -> None
     if len(bad):
         ch.table(bad.assign(sweep=bad["sweep"].map(greek), algorithm=bad["algorithm"].map(paper_row)), "replay_differs.csv",
                  f"The {len(bad)} cells that differ, the paper's printed number beside the replay's.")
+
+
+# the chapter's secondary sections, folded so that the page stays short
+FOLDED_CWND = {"as_published": "Congestion window over time, our model of the paper's published code",
+               "standard": "Congestion window over time, the textbook algorithms"}
+
+
+def show_cwnd_folded(ch, traces, variant: str) -> None:
+    """show_cwnd of one model variant inside a folded section."""
+    with chapter.folded(FOLDED_CWND[variant]):
+        show_cwnd(ch, traces, variant)
+
+
+def show_replay_audit_folded(ch, tables, reference) -> None:
+    """show_replay_audit inside a folded section."""
+    with chapter.folded("The replay audit: every cell of the paper's tables against its replayed stream"):
+        show_replay_audit(ch, tables, reference)
