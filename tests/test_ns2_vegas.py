@@ -3,9 +3,9 @@ against cases worked out by hand from tcp/tcp-vegas.cc VegasTcpAgent::recv (bina
 handling, and the whole agent against NS-2 2.35 itself on the NS-2 chapter's grid points."""
 import numpy as np
 import pytest
+from test_ns2_agent import _send_all   # the sender's next packets, until the window stops it
 
-from simulator import study_files
-from simulator import registry
+from simulator import registry, study_files
 from simulator.models.flow_endpoints import classic_flow
 from simulator.scenarios import ns2_wired
 from simulator.tcp import stacks
@@ -108,13 +108,6 @@ def _vegas_sender(n=200):
     tcp = {**stacks.tcp_options(stacks.preset("ns2")), "packets": n, "max_window": 20}
     snd, _ = classic_flow(cc, rec, tcp)
     return snd
-
-
-def _send_all(snd, now):
-    out = []
-    while (seq := snd.send_next(now)) >= 0:
-        out.append(seq)
-    return out
 
 
 def test_the_ns2_stack_runs_ns2s_vegas_and_its_recovery():
