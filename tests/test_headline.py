@@ -1,6 +1,8 @@
 """The five papers at a glance (simulator/report/headline.py), counted on a constructed scorecard:
 integer counts per paper, claim rows counted per setting, the main reason from the kinds of the
 reasons (reference/claim_reasons.yaml), and the table's links to each chapter."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -146,3 +148,12 @@ def test_a_claim_source_other_than_paper_or_ours_is_refused(tmp_path):
                       "metrics: [throughput], decide: {}}\n")
     with pytest.raises(ReferenceDataError, match=r"claim mm1-9: source: 'mine'; allowed values: paper, ours"):
         check_claims(claims, {"mm1": {}}, ["mm1_analytic"])
+
+
+def test_a_check_of_ours_says_so_in_the_chapters_claim_table():
+    """mm1-9 (source: ours) is not a claim of the paper: its row in the chapter's table says so first."""
+    from simulator.report import claims_view
+
+    texts = claims_view.claim_texts(Path(__file__).resolve().parents[1] / "reference" / "claims.yaml", "mm1")
+    assert texts["mm1-9"].startswith(claims_view.OWN_CHECK)
+    assert not any(t.startswith(claims_view.OWN_CHECK) for cid, t in texts.items() if cid != "mm1-9")

@@ -16,10 +16,14 @@ COLUMNS = ["claim", "the paper says", "variant", "verdict", "at fault", "evidenc
            "n_seeds", "note"]
 
 
+OWN_CHECK = "Our own check, not a claim of the paper: "   # a claim entry with `source: ours` (counted apart)
+
+
 def claim_texts(claims_file, paper) -> dict:
-    """{claim id: 'claim (stated in)'} of one paper, in the file's order."""
+    """{claim id: 'claim (stated in)'} of one paper, in the file's order; a check of ours says so first."""
     doc = claims_files.read(claims_file)
-    return {c["id"]: f'{c["claim"]} ({c["stated_in"]})' for c in doc["claims"] if c["paper"] == paper}
+    return {c["id"]: (OWN_CHECK if c.get("source") == "ours" else "") + f'{c["claim"]} ({c["stated_in"]})'
+            for c in doc["claims"] if c["paper"] == paper}
 
 
 def chapter_claims(scorecard, notes, claims_file, paper) -> pd.DataFrame:
