@@ -21,7 +21,7 @@ from simulator.safe_yaml import load_user
 FILE = Path(__file__).resolve().parents[1] / "catalogue.yaml"
 PAPER_KEYS = {"title", "citation", "kind", "published", "model", "studies", "claims", "reference"}
 PAPER_OPTIONAL = {"paper_numbers", "no_check", "priority", "stack", "topology", "notebook", "own_tool_records",
-                  "scorecard_section", "evidence"}
+                  "scorecard_section", "evidence", "reference_check", "page_slots"}
 GENERIC_NOTEBOOK = "notebooks/paper.ipynb"   # the chapter of a paper without a notebook of its own
 STACKS = ("ns3", "linux", "ns2")
 TOPOLOGIES = ("dumbbell",)
@@ -29,6 +29,7 @@ CHAPTER_KEYS = {"title"}
 CHAPTER_OPTIONAL = {"studies", "target", "also_reads"}  # also_reads: studies of other chapters it draws too   # target: the optional Snakemake target that runs its studies
 ID = re.compile(r"^[a-z][a-z0-9_]*$")           # a chapter id (a page name)
 STUDY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")   # a study name (its file name without .yaml)
+FUNCTION = re.compile(r"^[a-z_][a-z0-9_.]*:[a-z_][a-z0-9_]*$")      # module:function
 MODULE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+$")
 
 
@@ -56,6 +57,8 @@ class Paper:
     own_tool_records: str | None = None
     scorecard_section: str | None = None
     evidence: str | None = None
+    reference_check: str | None = None
+    page_slots: dict = field(default_factory=dict)
 
     @property
     def notebook_file(self) -> str:
@@ -131,8 +134,11 @@ def _paper(path, pid, entry) -> Paper:
     claims = entry["claims"]
     if not (isinstance(claims, str) and MODULE.match(claims)):
         _fail(path, f"{where}.claims", f"{claims!r}; allowed: a module name such as simulator.report.papers.<paper>.claims")
-    if entry.get("evidence") is not None and not re.match(r"^[a-z_][a-z0-9_.]*:[a-z_][a-z0-9_]*$", str(entry["evidence"])):
-        _fail(path, f"{where}.evidence", f"{entry['evidence']!r}; allowed: module:function, e.g. simulator.report.papers.ns2.evidence:ns2_evidence")
+    functions = {k: entry.get(k) for k in ("evidence", "reference_check")}
+    functions.update({f"page_slots.{k}": v for k, v in (entry.get("page_slots") or {}).items()})
+    for key, value in functions.items():
+        if value is not None and not FUNCTION.match(str(value)):
+            _fail(path, f"{where}.{key}", f"{value!r}; allowed: module:function, e.g. simulator.report.papers.ns2.evidence:ns2_evidence")
     if entry.get("scorecard_section") not in (None, "own"):
         _fail(path, f"{where}.scorecard_section", f"{entry['scorecard_section']!r}; allowed values: own")
     reference = entry["reference"] or []
@@ -147,7 +153,8 @@ def _paper(path, pid, entry) -> Paper:
     return Paper(pid, entry["title"], entry["citation"], entry["kind"], entry["published"], entry["model"],
                  _studies(path, where, entry["studies"]), claims, tuple(reference), entry.get("paper_numbers"),
                  entry.get("no_check"), priority, entry.get("stack"), entry.get("topology"), entry.get("notebook"),
-                 entry.get("own_tool_records"), entry.get("scorecard_section"), entry.get("evidence"))
+                 entry.get("own_tool_records"), entry.get("scorecard_section"), entry.get("evidence"),
+                 entry.get("reference_check"), dict(entry.get("page_slots") or {}))
 
 
 def parse(path) -> Catalogue:

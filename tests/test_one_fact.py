@@ -36,7 +36,7 @@ def test_the_published_code_page_and_the_chapter_state_one_replay_count(tmp_path
     assert summary.startswith("106 of the 108 published cells exactly as the paper does and 1 more within one unit")
     assert "Table V λ=10 Tahoe: 9.588 against the printed 9.589" in summary
     chapter = figures_mm1_checks.replay_statement(audit)
-    page = book.replay_block(files, ROOT / "reference" / "claims.yaml")
+    page = figures_mm1_checks.replay_block(files, ROOT / "reference" / "claims.yaml")
     assert "**106 of the 108 published cells exactly as the paper does**" in chapter and summary in page
     assert "8 of the 9 columns" in page                       # lambda=5 holds the cell that differs
     source = (ROOT / "book" / "published_code.md").read_text()
@@ -45,11 +45,11 @@ def test_the_published_code_page_and_the_chapter_state_one_replay_count(tmp_path
 
 def test_the_published_code_page_is_filled_when_the_book_is_made(tmp_path):
     (tmp_path / "published_code.md").write_text("# Code\n\n{{ mm1_replay }}\n")
-    book.write_published_code(tmp_path, replay_tables(tmp_path), ROOT / "reference" / "claims.yaml")
+    book.write_page_slots(tmp_path, replay_tables(tmp_path), ROOT / "reference" / "claims.yaml")
     text = (tmp_path / "published_code.md").read_text()
     assert "{{" not in text and "108 of the 108 published cells exactly" in text
     (tmp_path / "published_code.md").write_text("{{ mm1_replay }}")
-    book.write_published_code(tmp_path, [], ROOT / "reference" / "claims.yaml")
+    book.write_page_slots(tmp_path, [], ROOT / "reference" / "claims.yaml")
     assert "not enabled in this build" in (tmp_path / "published_code.md").read_text()
 
 

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from simulator.report.papers.mininet import reference_data as mininet_data
+from simulator.report.papers.mm1 import reference_data as mm1_data
+from simulator.report.papers.qtcol import reference_data as qtcol_data
 from simulator import reference as ref
 from simulator.workflow_config import _model_of
 from workflow_copy import ROOT, TEST_CONFIG, snakemake, snapshot
@@ -51,7 +54,7 @@ def test_every_reference_file_has_a_readme_naming_its_source():
         readme = (REFERENCE / folder / "README.md").read_text()
         assert source in readme and "catalogue.yaml" in readme
     index = (REFERENCE / "README.md").read_text()
-    for name in (ref.CLAIMS, ref.MM1_TABLES, ref.QTCOL_RESULTS, ref.MININET_NUMBERS,
+    for name in (ref.CLAIMS, mm1_data.MM1_TABLES, qtcol_data.QTCOL_RESULTS, mininet_data.MININET_NUMBERS,
                  *ref.paper_numbers_files().values()):
         assert name in index
 
@@ -73,9 +76,9 @@ def test_product_never_reads_outside_the_repository():
 
 # --------------------------------------------------------------------------- malformed copies
 
-MM1 = ref.MM1_TABLES
-QT = ref.QTCOL_RESULTS
-MN = ref.MININET_NUMBERS
+MM1 = mm1_data.MM1_TABLES
+QT = qtcol_data.QTCOL_RESULTS
+MN = mininet_data.MININET_NUMBERS
 PN = ref.paper_numbers_files()["testbed"]
 
 

@@ -9,6 +9,7 @@ off: the notebooks already carry their outputs).
 """
 
 import argparse
+import importlib
 import shutil
 import subprocess
 import sys
@@ -213,32 +214,16 @@ def write_provenance(out: Path, a) -> None:
     prov.write_text(text.replace("{{ generated }}", provenance_page.generated(build, a.tables, a.provenance)))
 
 
-def replay_block(tables, claims_file) -> str:
-    """What the M/M/1 paper's code reproduces, counted from the replay studies' tables by the M/M/1 chapter's
-    own function (figures_mm1_checks.replay_summary), so the two pages state one count."""
-    from simulator import reference
-    from simulator.report.papers.mm1 import checks as figures_mm1_checks
-    from simulator.report.papers.mm1 import scorecard as scorecard_mm1
-
-    replays = [pd.read_csv(t) for t in tables if Path(t).name.startswith("mm1_replay_")]
-    ref = Path(claims_file).parent / reference.MM1_TABLES if claims_file else None
-    if not replays or ref is None or not ref.exists():
-        return ("The replay studies (`config/studies/mm1/mm1_replay_*.yaml`) are not enabled in this build, so the "
-                "published cells our model of this script reproduces are not counted here.")
-    audit = figures_mm1_checks.replay_audit(pd.concat(replays, ignore_index=True), scorecard_mm1.load_reference(ref))
-    close = audit.groupby("sweep")["match"].apply(lambda m: bool((m != "differs").all()))
-    return ("Our model of this script (the `as_published` variant), fed the script's own random stream (numpy "
-            "`RandomState(42)`, fresh for each cell, one run per cell: studies `config/studies/mm1/mm1_replay_*.yaml`), "
-            f"prints {figures_mm1_checks.replay_summary(audit)}; {int(close.sum())} of the {len(close)} columns of "
-            "the paper's tables (each a value of lambda, K or N) have no cell that differs by more. The M/M/1 "
-            "chapter lists each cell.")
-
-
-def write_published_code(out: Path, tables, claims_file) -> None:
-    """Fill `{{ mm1_replay }}` of published_code.md with the replay's count (replay_block)."""
-    page = out / "published_code.md"
-    if page.exists() and "{{ mm1_replay }}" in page.read_text():
-        page.write_text(page.read_text().replace("{{ mm1_replay }}", replay_block(tables, claims_file)))
+def write_page_slots(out: Path, tables, claims_file) -> None:
+    """Fill each paper's `{{ slot }}` in the book's pages (catalogue.yaml `page_slots`: slot -> module:function
+    of the build's tables and the claims file), e.g. the M/M/1 replay count on the published-code page."""
+    for paper in paper_catalogue.load().papers.values():
+        for slot, function in paper.page_slots.items():
+            module, name = function.split(":")
+            for page in out.glob("*.md"):
+                if "{{ " + slot + " }}" in page.read_text():
+                    text = getattr(importlib.import_module(module), name)(tables, claims_file)
+                    page.write_text(page.read_text().replace("{{ " + slot + " }}", text))
 
 
 def write_artifact(out: Path) -> None:
@@ -283,7 +268,7 @@ def main():
     write_trust(out, a.trust, a.scorecard, a.claims_file)
     write_provenance(out, a)
     write_artifact(out)
-    write_published_code(out, a.tables, a.claims_file)
+    write_page_slots(out, a.tables, a.claims_file)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))

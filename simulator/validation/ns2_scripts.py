@@ -35,13 +35,16 @@ import numpy as np
 import pandas as pd
 
 from simulator import registry
+from simulator import paper_catalogue
 from simulator.scenarios import ns2_wired
 from simulator.study import load_study
 
 # our algorithm -> NS-2 2.35's one-way agent; Tahoe is the base agent
 AGENTS = {"tahoe": "Agent/TCP", "reno": "Agent/TCP/Reno", "newreno": "Agent/TCP/Newreno",
           "vegas": "Agent/TCP/Vegas"}
-STUDIES = ("ns2_topology", "ns2_flows", "ns2_bandwidth", "ns2_delay", "ns2_queue")
+RECORDS = "ns2_sim"          # the reference folder of NS-2 2.35's records (catalogue.yaml `own_tool_records`)
+# the studies NS-2 runs: those of the paper whose own simulator NS-2 is (its catalogue.yaml entry)
+STUDIES = tuple(s for p in paper_catalogue.load().papers.values() if p.own_tool_records == RECORDS for s in p.studies)
 NS = "ns"
 SCRIPT_FILE, TRACE_FILE = "run.tcl", "out.tr"     # in a fresh folder: the command is `ns run.tcl`
 NO_CAP = 1_000_000          # window_ for `window: 0`: above any window these links can hold

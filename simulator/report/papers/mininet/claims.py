@@ -27,6 +27,7 @@ import pandas as pd
 
 from simulator import reference
 from simulator.report import claim_engine, published_numbers
+from simulator.report.papers.mininet.reference_data import MININET_NUMBERS
 from simulator.report import claims_common as cc
 
 PAPER = "mininet"
@@ -38,7 +39,7 @@ POSTER_RESULTS = {"settled_throughput": ("mn_high_latency", "goodput_warm_mbps")
 
 def poster_results(reference_dir) -> pd.DataFrame:
     """The poster's quoted results as published numbers (reference.PAPER_NUMBER_COLUMNS) of our metrics."""
-    path = Path(reference_dir) / reference.MININET_NUMBERS
+    path = Path(reference_dir) / MININET_NUMBERS
     if not path.exists():
         return pd.DataFrame(columns=reference.PAPER_NUMBER_COLUMNS)
     poster = pd.read_csv(path)

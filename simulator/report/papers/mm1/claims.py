@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.reference import MM1_TABLES
+from simulator.report.papers.mm1.reference_data import MM1_TABLES
 from simulator.report import claims_common as cc
 from simulator.report.papers.mm1 import scorecard as mm1
 

@@ -31,7 +31,7 @@ def mm1_rows(tables: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
 
 def mm1_evidence(table_paths, reference_dir) -> list[dict]:
     """mm1_rows of the M/M/1 studies' tables (catalogue.yaml `evidence` of the M/M/1 paper)."""
-    from simulator.reference import MM1_TABLES
+    from simulator.report.papers.mm1.reference_data import MM1_TABLES
     from simulator.report.papers.mm1.scorecard import load_reference, load_tables
 
     return mm1_rows(load_tables(table_paths), load_reference(Path(reference_dir) / MM1_TABLES))

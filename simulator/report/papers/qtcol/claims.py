@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulator.reference import QTCOL_RESULTS
+from simulator.report.papers.qtcol.reference_data import QTCOL_RESULTS
 from simulator.report import claims_common as cc
 from simulator.report.papers.qtcol import scorecard as qt
 from simulator.report.verdicts import SCORECARD_COLUMNS
