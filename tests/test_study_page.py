@@ -92,12 +92,12 @@ def test_parameters_of_several_grids_say_which_grid_sets_what(tmp_path):
 def test_metrics_table_has_a_row_per_point_and_a_column_per_metric_with_its_unit(page):
     t = sp.metrics_table(page)
     assert len(t) == len(page.study.points()) == 8
-    assert list(t.columns) == ["grid point", "seeds", "throughput (packets/s)", "avg_delay (s)", "sent (packets)",
-                               "mean_rtt (s)"]
+    assert list(t.columns) == ["grid point", "seeds", "throughput (packets/s)", "avg delay (s)", "sent (packets)",
+                               "mean rtt (s)"]
     first = t.iloc[0]
     assert first["grid point"] == "Reno, lambda=5, K=1"
     assert first["throughput (packets/s)"] == "1 [0.5, 1.5]"
-    assert first["mean_rtt (s)"] == "–"            # undefined at every point
+    assert first["mean rtt (s)"] == "–"            # undefined at every point
     assert first["sent (packets)"] == "100 (deterministic)"   # every seed equal: no "[100, 100]"
     assert first["seeds"] == "3"
     numbers = sp.numbers_download(page)
@@ -124,7 +124,7 @@ def test_sweep_figure_draws_every_metric_with_a_value_against_x(page):
     rows = sp.series_rows(page, "lambda")
     for ax, metric in zip(axes, ["throughput", "avg_delay", "sent"]):
         assert ax.get_xlabel() == "lambda (packets/s)"
-        assert metric in ax.get_ylabel()
+        assert metric.replace("_", " ") in ax.get_ylabel()
         lines = ax.get_lines()
         assert len(lines) == 4
         for line in lines:
@@ -167,8 +167,8 @@ def test_labels_and_numbers():
 
 def test_metric_label_unit_from_declaration_then_suffix_else_name(page):
     assert sp.metric_label(page, "throughput") == "throughput (packets/s)"     # mm1_queue.outputs.yaml units
-    assert sp.metric_label(page, "latency_mean_s") == "latency_mean_s (s)"
-    assert sp.metric_label(page, "blocking_prob") == "blocking_prob"
+    assert sp.metric_label(page, "latency_mean_s") == "latency mean (s)"
+    assert sp.metric_label(page, "blocking_prob") == "blocking prob"
 
 
 def test_page_writes_its_tables_figures_and_downloads(page, tmp_path, monkeypatch):

@@ -101,13 +101,14 @@ def add_paper_chapters(out: Path) -> None:
 
 
 def study_page_title(nb) -> str:
-    """'<study>: <title>' of a study page, from the study file papermill ran it with."""
+    """'`<study>`: <title>' of a study page, from the study file papermill ran it with: the study's name is the
+    file name its user typed, so it is shown as code (an identifier, not prose)."""
     params = nb.metadata.get("papermill", {}).get("parameters", {})
     path = Path(str(params.get("study_file", "")))
     doc = load_own(path.read_text()) if path.is_file() else {}
     doc = doc if isinstance(doc, dict) else {}
     name = doc.get("study", path.stem)
-    return f"{name}: {doc['title']}" if doc.get("title") else str(name)
+    return f"`{name}`: {doc['title']}" if doc.get("title") else f"`{name}`"
 
 
 def add_study_pages(out: Path, pages) -> None:

@@ -109,9 +109,12 @@ def suffix_unit(name: str) -> str:
 
 
 def metric_label(page: Page, metric: str) -> str:
-    """'goodput_mbps (Mbit/s)', 'throughput (packets/s)', or the metric's name where no unit is known."""
+    """'goodput (Mbit/s)', 'throughput (packets/s)', 'drops overflow (packets)': the metric's name in words (its
+    unit suffix dropped, underscores as spaces) with its unit, where one is known."""
     unit = page.metric_units.get(metric) or suffix_unit(metric)
-    return f"{metric} ({unit})" if unit else metric
+    suffix = next((s for s in SUFFIX_UNITS if metric.endswith(s)), "")
+    words = metric[:len(metric) - len(suffix)].replace("_", " ")
+    return f"{words} ({unit})" if unit else words
 
 
 def param_info(page: Page, key: str) -> tuple:
