@@ -137,10 +137,11 @@ Promise.race([wait, new Promise(r => setTimeout(r, 10000))]).then(() => document
     return !!p && main.contains(p) && p.children.length === 1 && p.firstElementChild.tagName === "EM"
         && p.innerText.trim() === p.firstElementChild.innerText.trim(); };
   const reader = [], prose = [];   // what a reader reads in the column, folded included; not code cells nor
-  // math; `prose` without inline code either (a `name` in code type is one a reader may type in a study file)
+  // math, nor the print-only copy of the title (.onlyprint: not on screen); `prose` without inline code
+  // either (a `name` in code type is one a reader may type in a study file)
   const words = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let n = words.nextNode(); n; n = words.nextNode())
-    if (!n.parentElement.closest("pre, script, style, .cell_input, div.highlight, mjx-container, .MathJax, .headerlink")) {
+    if (!n.parentElement.closest("pre, script, style, .cell_input, div.highlight, mjx-container, .MathJax, .headerlink, .onlyprint")) {
       reader.push(n.nodeValue);
       prose.push(n.parentElement.closest("code") ? " " : n.nodeValue); }
   const verdict = document.querySelector(".verdict-box");
