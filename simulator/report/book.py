@@ -26,6 +26,8 @@ from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
 from simulator.safe_yaml import load_own
 
+PAPERS_DIR = Path(__file__).resolve().parent / "papers"     # each paper's folder (its pages too)
+
 
 def git(*args) -> str:
     try:
@@ -82,21 +84,31 @@ def prune_toc(out: Path):
         toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
+def paper_pages(paper: str) -> list:
+    """A paper's own book pages: the .md files of its folder (simulator/report/papers/<paper>/), sorted."""
+    return sorted((PAPERS_DIR / paper).glob("*.md"))
+
+
 def add_paper_chapters(out: Path) -> None:
-    """Put each catalogue paper that _toc.yml does not name (one added by `new-paper`) after the last paper
-    chapter it names, in the catalogue's order: the book's chapters follow catalogue.yaml."""
+    """Put each catalogue paper's chapter after `method` in _toc.yml, in the catalogue's order, with its
+    folder's pages as sections (copied as <paper>_<page>.md); prune_toc then drops a chapter not built."""
     toc = out / "_toc.yml"
     if not toc.exists():
         return
     data = load_own(toc.read_text())
     chapters = data.get("chapters", [])
     named = [Path(str(c.get("file", ""))).stem for c in chapters]
-    papers = list(paper_catalogue.load().papers)
-    missing = [p for p in papers if p not in named]
-    if not missing:
-        return
-    last = max((i for i, n in enumerate(named) if n in papers), default=len(chapters) - 1)
-    data["chapters"] = chapters[:last + 1] + [{"file": p} for p in missing] + chapters[last + 1:]
+    entries = []
+    for paper in paper_catalogue.load().papers:
+        if paper in named:
+            continue
+        sections = []
+        for page in paper_pages(paper):
+            shutil.copy(page, out / f"{paper}_{page.stem}.md")
+            sections.append({"file": f"{paper}_{page.stem}"})
+        entries.append({"file": paper, **({"sections": sections} if sections else {})})
+    at = named.index("method") + 1 if "method" in named else len(chapters)
+    data["chapters"] = chapters[:at] + entries + chapters[at:]
     toc.write_text(yaml.safe_dump(data, sort_keys=False))
 
 

@@ -294,6 +294,7 @@ rule book:
         downloads=[f"results/downloads/{c}" for c in CHAPTERS + ["suite", "scorecard", "validation"]]
         + [f"results/downloads/study_{s}" for s in STUDY_PAGES],
         sources=sorted(str(p) for p in Path("book").rglob("*") if p.is_file() and "_build" not in p.parts),  # _static too
+        paper_pages=sorted(str(p) for p in Path("simulator/report/papers").rglob("*.md")),   # a paper's own pages
         tables=get_study_tables(),
         provenance=get_provenance_files(),
         scorecard="results/scorecard.csv",      # the first page's table of the papers
