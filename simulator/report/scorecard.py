@@ -41,22 +41,22 @@ def check_claim_ids(card: pd.DataFrame, claims_file) -> None:
                              f"{sorted(theirs)}; every declared claim needs a decision and every decision a declaration")
 
 
-def with_faults(card: pd.DataFrame, claims_file=None, ns2_reference=None, studies_dir=None) -> pd.DataFrame:
+def with_faults(card: pd.DataFrame, claims_file=None, own_tool_reference=None, studies_dir=None) -> pd.DataFrame:
     """The scorecard with `fault` and `evidence` for every contradicted or inconclusive claim row
     (simulator/report/attribution.py): from the reasons beside the claims file, and for the NS-2 paper's
-    rows from NS-2 2.35's own verdict on its committed records under `ns2_reference` when given, for the
+    rows from NS-2 2.35's own verdict on its committed records under `own_tool_reference` when given, for the
     studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
-    ns2 = {}
+    own_verdicts = {}
     for paper in attribution.OWN_TOOL_PAPERS:     # the paper's own simulator's verdicts (papers/<paper>/own_tool.py)
-        if ns2_reference and (card["paper"] == paper).any():
+        if own_tool_reference and (card["paper"] == paper).any():
             own = importlib.import_module(f"simulator.report.papers.{paper}.own_tool")
-            ns2.update(own.decisions(ns2_reference, studies_dir or own.RECORDS_STUDIES))
+            own_verdicts.update(own.decisions(own_tool_reference, studies_dir or own.RECORDS_STUDIES))
     return attribution.attribute(card, lambda cid, variant, verdict: claim_reasons.entry(reasons, cid, variant, verdict),
-                                 ns2)
+                                 own_verdicts)
 
 
-def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, ns2_reference=None, studies_dir=None):
+def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, own_tool_reference=None, studies_dir=None):
     # results/claims/<paper>.csv of every paper's claims module, in the catalogue's order
     rows = [pd.read_csv(f).reindex(columns=SCORECARD_COLUMNS) for f in claim_files]
     card = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=SCORECARD_COLUMNS)
@@ -65,7 +65,7 @@ def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, 
     if claims_file:
         claim_engine.use_claims_file(claims_file)
         check_claim_ids(card, claims_file)
-    card = with_faults(card, claims_file, ns2_reference, studies_dir)
+    card = with_faults(card, claims_file, own_tool_reference, studies_dir)
     write_csv(card, out)
     write_csv(notes, notes_out)
     nums = card[card["verdict"].isin(NUMBER_VERDICTS)]
@@ -82,13 +82,14 @@ def cli(argv=None) -> None:
     ap.add_argument("--claims", nargs="*", default=[], help="results/claims/<paper>.csv rows, in the book's order")
     ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv, the same order")
     ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
-    ap.add_argument("--ns2-reference", help="the reference folder whose ns2_sim/ holds NS-2 2.35's records: the "
-                                            "NS-2 rows' fault follows NS-2's own verdict on them")
+    ap.add_argument("--own-tool-reference", help="the reference folder holding a paper's own simulator's records "
+                                                 "(catalogue.yaml own_tool_records: NS-2 2.35's): that paper's rows' "
+                                                 "fault follows its own tool's verdict on them")
     ap.add_argument("--studies-dir", help="the build's study folder (config/studies by default): NS-2's verdict "
                                           "counts only for a study that NS-2's records ran as it stands")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    main(a.out, a.notes, a.claims, a.claim_notes, a.claims_file, a.ns2_reference, a.studies_dir)
+    main(a.out, a.notes, a.claims, a.claim_notes, a.claims_file, a.own_tool_reference, a.studies_dir)
 
 
 if __name__ == "__main__":

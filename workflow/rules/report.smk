@@ -85,7 +85,7 @@ rule scorecard:
         notes="results/scorecard_notes.csv",
     params:
         python=PYTHON,
-        own_tool=lambda wildcards, input: (f"--ns2-reference {shlex.quote(str(Path(input.own_tool_records[0]).parent.parent))}"
+        own_tool=lambda wildcards, input: (f"--own-tool-reference {shlex.quote(str(Path(input.own_tool_records[0]).parent.parent))}"
                                            f" --studies-dir {shlex.quote(str(STUDY_DIR))}" if input.own_tool_records else ""),
     log:
         "results/logs/report/scorecard.log",
