@@ -181,3 +181,19 @@ def test_bad_parameters_are_refused_with_file_key_and_allowed_values(params, wor
         WifiMedium(params)
     for w in words:
         assert w in str(e.value)
+
+
+def test_a_bystander_to_a_collision_waits_eifs():
+    # stations 0 and 1 collide at 61 us; station 2 (20 slots drawn) counted the 4 boundaries
+    # 34, 43, 52, 61 us and has 16 left.  The busy medium ends at 61 + 228 = 289 us; station 2 waits
+    # EIFS = SIFS 16 + ACK at 6 Mbit/s (20 + 4 * ceil(134 / 24) = 44) + DIFS 34 = 94 us, then 16 slots
+    m = WifiMedium({**HT20, "stations": 3}, seed=1, log_capacity=4)
+    for station, slots in ((0, 3), (1, 3), (2, 20)):
+        m.set_backoff(station, slots)
+    m.step()
+    m.set_backoff(0, 31)
+    m.set_backoff(1, 31)
+    m.step()
+    row = m.log_table[2]
+    assert row[C["station"]] == 2
+    assert row[C["start_ns"]] == (289 + 16 + 44 + 34 + 16 * SLOT_US) * US       # 527 us
