@@ -25,6 +25,8 @@ cdef enum:
     COLLISION = 1     # two or more stations transmitted in the same slot
     ERRORED = 2       # alone on the air, but every MPDU was in error: ACK timeout
 
+cdef int MAC_OVERHEAD = wifi_phy.MAC_OVERHEAD_BYTES   # a C copy: settle runs every round
+
 LOG_COLUMNS = ("start_ns", "ppdu_end_ns", "exchange_end_ns", "station", "backoff_slots", "cw",
                "mpdus", "mpdus_ok", "outcome")
 OUTCOMES = ("success", "collision", "errored")
@@ -194,7 +196,7 @@ cdef class WifiMedium:
         self.qhead[i] = (head + n - keep) % self.cap
         self.qlen[i] -= n - keep
         self.delivered[i] += ok
-        self.delivered_bytes[i] += ok * (self.mpdu_bytes[i] - wifi_phy.MAC_OVERHEAD_BYTES)
+        self.delivered_bytes[i] += ok * (self.mpdu_bytes[i] - MAC_OVERHEAD)
         self.dropped[i] += dropped
         self.mpdus_sent += n
         if ok == 0:
