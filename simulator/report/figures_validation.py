@@ -14,8 +14,8 @@ from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
 STUDY = "validation_ns3"
 # Where ns-3's side comes from: the records committed with the repository (simulator/validation/ns3_reference.py)
 SOURCE = (
-    "ns-3's side is not run in this build: it is ns-3 3.44's runs of these cells (PyPI `ns3` 3.44.post0), "
-    "committed with this repository as reference data (`reference/ns3/records.jsonl`, one record per cell and seed, "
+    "ns-3's side is ns-3 3.44's own runs of these cells (PyPI `ns3` 3.44.post0), made once and "
+    "committed with this repository as reference data, so every build shows it without ns-3 installed (`reference/ns3/records.jsonl`, one record per cell and seed, "
     "each sealed by its sha256 and checked before any job; `reference/ns3/README.md` gives the script, its sha256, the "
     "command of every record, the machine and the date). Our side runs in every build. To rerun ns-3 (hours on 2 "
     "cores, 0.7 GB of memory per ns-3 process) and see which records change:\n\n"
