@@ -138,12 +138,24 @@ def shared_declarations() -> dict:
     return {x["name"]: x for x in load_own(SHARED.read_text())}
 
 
+WIFI = Path(__file__).parent / "net" / "wifi.params.yaml"
+
+
+@lru_cache(maxsize=None)
+def wifi_declarations() -> dict:
+    """{name: entry} of the 802.11 channel's parameters (simulator/net/wifi.params.yaml)."""
+    from simulator.safe_yaml import load_own
+
+    return {x["name"]: x for x in load_own(WIFI.read_text())}
+
+
 def load_params(path, algorithms=()) -> tuple:
     """A model's PARAMS from its declaration file (simulator/scenarios/<model>.params.yaml): one entry
     per parameter (name, schema, default, unit, help, must_give, in_grid; no default: required),
     `algorithm_param: <algorithm>.<name>` for a parameter an algorithm of the catalogue declares, or
-    `shared: <name>` for one of the packet-network models' common declarations (SHARED), with the
-    entry's own default or help where it gives them.  `enum: algorithms` in a schema stands for the
+    `shared: <name>` for one of the packet-network models' common declarations (SHARED), or
+    `wifi: <name>` for a parameter of the 802.11 channel (WIFI), named mac_<name> in a study, each
+    with the entry's own default or help where it gives them.  `enum: algorithms` in a schema stands for the
     model's own algorithm list."""
     from simulator.safe_yaml import load_own
 
@@ -157,6 +169,9 @@ def load_params(path, algorithms=()) -> tuple:
             continue
         if "shared" in e:
             e = {**shared_declarations()[e["shared"]], **{k: v for k, v in e.items() if k != "shared"}}
+        if "wifi" in e:
+            base = wifi_declarations()[e["wifi"]]
+            e = {**base, "name": "mac_" + base["name"], **{k: v for k, v in e.items() if k != "wifi"}}
         schema = dict(e.get("schema", {}))
         if schema.get("enum") == "algorithms":
             schema["enum"] = list(algorithms)

@@ -48,6 +48,7 @@ class FlowConfig:
     probes: list | None = None                # dicts: src, dst, interval, size[, start, stop]
     links: dict | None = None                 # {link id: {queue, loss, jitter}}
     medium: list | None = None                # link ids sharing one half-duplex channel
+    wifi: dict | None = None                  # an 802.11 channel: WifiNetwork.set_wifi's links, owners, params
     extra_delays: list | None = None          # dumbbell: extra one-way delay per flow
     event_from: float = 0.0                   # event-sampled RTT and in-flight from this time on
 
@@ -72,6 +73,21 @@ class FlowConfig:
             raise ValueError(f"{len(self.start_times)} start times for {n_flows} flows")
         if len(self.flow_stop_times(n_flows)) != n_flows:
             raise ValueError(f"{len(self.stop_times)} stop times for {n_flows} flows")
+
+    def network_class(self):
+        """Network, or WifiNetwork when wireless links share an 802.11 channel (simulator/net/wifi_network.pyx)."""
+        from simulator.net.network import Network
+        from simulator.net.wifi_network import WifiNetwork
+        return WifiNetwork if self.wifi else Network
+
+    def share_media(self, net, key: str) -> None:
+        """Set up the run's shared channels on `net`: half-duplex (medium) or 802.11 (wifi)."""
+        if self.medium and self.wifi:
+            raise ValueError("medium (a half-duplex channel) and wifi (an 802.11 channel) exclude each other")
+        if self.medium:
+            net.set_medium(self.medium)
+        if self.wifi:
+            net.set_wifi(key=key, **self.wifi)
 
     def flow_start_times(self, n_flows: int) -> list:
         if self.start_times is not None:

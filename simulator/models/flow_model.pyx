@@ -62,7 +62,7 @@ cdef class FlowModel:
         self.schedule = sorted(c.schedule or [], key=lambda change: change[0])
         self.events = EventQueue(1 << 12)
         n_all = self.n + len(self.udp) + len(self.probes)
-        self.net = Network(self.events, EV_LINK_DONE, EV_ARRIVE, n_all)
+        self.net = c.network_class()(self.events, EV_LINK_DONE, EV_ARRIVE, n_all)
         self.kind = np.array([FLOW_TCP] * self.n + [FLOW_UDP] * len(self.udp)
                              + [FLOW_PROBE] * len(self.probes), dtype=np.uint8)
         self.link_ids = {}
@@ -111,8 +111,7 @@ cdef class FlowModel:
         self.ev_inflight = IntHistogram()
         for link in sorted(c.links or {}):
             self.configure_link(link, **c.links[link])
-        if c.medium:
-            self.set_medium(c.medium)
+        c.share_media(self.net, key)
 
     cdef void transmit(self, int flow, long long seq, double now) except *:
         cdef int size = self.data_size

@@ -16,6 +16,7 @@ cdef struct Packet:
     long long sack      # ack: a sequence number received above the cumulative ACK, or -1
     double ts           # data: timestamp (send time); ack: echoed timestamp
     int next_free       # free-list link while unused
+    int retries         # transmissions that failed on a Wi-Fi hop (simulator/net/wifi_network.pyx)
     # on a wire behind other packets of the same link (see Link.wire_head)
     int wire_link       # the link whose wire queue holds it, or -1
     int wire_next       # the packet behind it on that wire, or -1

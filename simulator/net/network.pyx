@@ -116,6 +116,7 @@ cdef class Network(Links):
         p.sack = sack
         p.ts = ts
         p.wire_link = -1
+        p.retries = 0
         self.in_network += 1
         return pid
 
@@ -358,6 +359,10 @@ cdef class Network(Links):
         if r == 0:
             self.free_packet(pid)
         return r
+
+    def py_packet(self, int pid):
+        """(flow, seq) of a packet."""
+        return self.pkts[pid].flow, self.pkts[pid].seq
 
     def py_free(self, int pid):
         self.free_packet(pid)

@@ -38,9 +38,11 @@ from simulator.params import check_choice, check_span, defaults_of, load_params,
 from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 from simulator.scenarios.dumbbell import MAX_CLASSIC_PACKETS
+from simulator.net import wifi_phy
 
 ALGORITHMS = catalogue.names_for(catalogue.Stack("linux", sack=True))   # simulator/tcp/cc/catalogue/
 LINK_SETUPS = ("eth_wifi", "wifi_wifi")
+MEDIA = ("simple", "wifi")
 CROSS_MODES = ("poisson", "onoff")      # UDP-like cross traffic: Poisson, or on-off (mean 0.5 s each)
 BACKGROUNDS = {"none": 0, "light": 8, "heavy": 8}   # the authors' scripts: both 8 parallel flows
 # every parameter of this model, declared once in simulator/scenarios/wifi_testbed.params.yaml; the
@@ -52,13 +54,41 @@ DEFAULTS = defaults_of(PARAMS)
 HEADERS, WIRE, ACK_WIRE, PING_WIRE = 66, 1514, 66, 98
 
 
-key_params = network_keys.key_params     # unset late keys stay out of the run key
+# keys of the abstract channel (medium: simple) and of the 802.11 one (medium: wifi, the mac_ keys)
+SIMPLE_ONLY = ("wifi_mbps", "loss_pct", "jitter_ms", "capacity_sd", "capacity_interval", "capacity_schedule")
+
+
+def mac_keys(p):
+    return [k for k in p if k.startswith("mac_")]
+
+
+def key_params(p):
+    """The parameters a run's key is computed from: unset late keys stay out, and so do `medium` and
+    the mac_ keys of a simple-medium run (they came later and do not touch it: every existing run
+    kept its key), and the simple channel's keys of an 802.11 run (it does not read them)."""
+    q = network_keys.key_params(p)
+    if q.get("medium", "simple") == "simple":
+        return {k: v for k, v in q.items() if k != "medium" and not k.startswith("mac_")}
+    return {k: v for k, v in q.items() if k not in SIMPLE_ONLY}
+
+
+def check_medium_keys(p, given):
+    """Each medium's keys only with that medium: a key the run would not read is an error, not ignored."""
+    if p["medium"] == "wifi":
+        wrong = [k for k in SIMPLE_ONLY if given.get(k) is not None]
+        other = "medium: simple"
+    else:
+        wrong = [k for k in mac_keys(given) if given[k] is not None]
+        other = "medium: wifi"
+    if wrong:
+        raise ValueError(f"keys {wrong} apply to {other} only, and this run has medium: {p['medium']}; "
+                         f"allowed: drop them, or set medium to the one they describe")
 
 
 def params_with_defaults(params):
     """The run's full parameters: the declared defaults overridden by `params`, checked."""
     p = with_defaults(DEFAULTS, params)
-    for key, allowed in (("algorithm", catalogue.accepted(ALGORITHMS)), ("link_setup", LINK_SETUPS),
+    for key, allowed in (("medium", MEDIA), ("algorithm", catalogue.accepted(ALGORITHMS)), ("link_setup", LINK_SETUPS),
                          ("background", tuple(BACKGROUNDS)), ("background_cc", catalogue.accepted(ALGORITHMS)),
                          ("cross_mode", CROSS_MODES), ("stack", stacks.NAMES)):
         check_choice(p, key, allowed, "testbed")
@@ -71,7 +101,15 @@ def params_with_defaults(params):
         raise ValueError("need duration > 2 s, wifi_mbps > 0, 0 <= loss_pct < 100 "
                          f"(got {p['duration']}, {p['wifi_mbps']}, {p['loss_pct']})")
     check_span(p)
+    check_medium_keys(p, params)
+    if p["medium"] == "wifi":
+        wifi_phy.wifi_config(mac_params(p))       # the PHY's combinations (e.g. 802.11n has no 80 MHz)
     return p
+
+
+def mac_params(p):
+    """The 802.11 channel's parameters (simulator/net/wifi.params.yaml names) of a medium: wifi run."""
+    return {k[len("mac_"):]: p[k] for k in mac_keys(p)}
 
 
 def build_topology(p):
@@ -138,6 +176,26 @@ def capacity_schedule(topo, p, key):
     return out
 
 
+def wifi_channel(topo, p):
+    """The 802.11 channel's set-up: every wireless link, sent on by its source node (the access point
+    has one backoff for its links to both hosts)."""
+    links, owners = [], []
+    for link in topo.link_ids("wireless"):
+        spec = topo.links[link // 2]
+        links.append(link)
+        owners.append(spec.a if link % 2 == 0 else spec.b)
+    return {"links": links, "owners": owners, "params": mac_params(p)}
+
+
+def channel(topo, p, key):
+    """FlowConfig's settings of the wireless hops: the abstract channel's loss, jitter, capacity changes
+    and half-duplex medium, or the 802.11 channel."""
+    if p["medium"] == "wifi":
+        return {"wifi": wifi_channel(topo, p)}
+    return {"links": impairments(topo, p, key), "medium": topo.link_ids("wireless"),
+            "schedule": capacity_schedule(topo, p, key)}
+
+
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
     from simulator.models.flow_config import FlowConfig
@@ -163,8 +221,7 @@ def run(p, key):
         monitor=("ap", "server"), start_times=p["start_times_s"] or [0.0] * len(algos),
         probes=[probe],
         tcp={**network_keys.tcp_options(p, stacks.resolve(p)), "packets": MAX_CLASSIC_PACKETS},
-        links=impairments(topo, p, key), medium=topo.link_ids("wireless"),   # one Wi-Fi channel
-        schedule=capacity_schedule(topo, p, key))
+        **channel(topo, p, key))
     sim = FlowModel(key, list(ccs), config)
     out = sim.run()
     return summarize(p, out, probe)
