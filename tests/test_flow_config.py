@@ -26,7 +26,7 @@ def test_the_model_takes_a_config_object_not_loose_settings():
 
 def test_every_setting_is_declared_once_with_a_type_and_default():
     fields = {f.name: f for f in dataclasses.fields(FlowConfig)}
-    assert len(fields) == 24                                     # plus the key and the controllers: the old 26
+    assert len(fields) == 25                                     # plus the key and the controllers: the old 26, + wifi
     assert all(f.type for f in fields.values())
     assert all(f.default is not dataclasses.MISSING for f in fields.values())
     assert FlowConfig().duration == 10.0 and FlowConfig().data_size == 1502
