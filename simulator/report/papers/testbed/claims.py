@@ -1,5 +1,5 @@
 """Claims tb-1..tb-5 of the Wi-Fi testbed paper (catalogue.yaml: testbed) from study
-tb_matrix, and the numbers the paper quotes: rows for results/claims/testbed.csv (paper `testbed`,
+tb_matrix (the abstract channel), and the numbers the paper quotes, from tb_wifi_matrix (the 802.11 channel): rows for results/claims/testbed.csv (paper `testbed`,
 variant `sim`) and their notes.
 
 The claims are decided by the one engine (simulator/report/claim_engine.py) from their `decide:`
@@ -16,7 +16,7 @@ numbers are from), outside when not, missing when the baseline runs are missing.
 loss" is tracked as 0%.
 
   python -m simulator.report.papers.testbed.claims --tables results/tables/tb_matrix.csv \
-      --traces results/traces/tb_matrix.csv --out results/claims/testbed.csv \
+      results/tables/tb_wifi_matrix.csv --traces results/traces/tb_matrix.csv --out results/claims/testbed.csv \
       --notes results/claims/testbed_notes.csv
 """
 from __future__ import annotations
@@ -32,7 +32,8 @@ from simulator.report.verdicts import SCORECARD_COLUMNS
 
 PAPER = "testbed"
 VARIANT = "sim"
-STUDY = "tb_matrix"
+STUDY = "tb_matrix"                 # the claims' runs (the abstract channel)
+NUMBERS_STUDY = "tb_wifi_matrix"    # the quoted numbers' runs (the 802.11 channel): paper_numbers.csv's study
 LOSS_BASED = ("bbr", "cubic", "reno")       # the paper's "loss-based" group (it counts BBR in it)
 # the claim each quoted metric belongs to and its short name in the item (values: paper_numbers.csv)
 QUOTED_CLAIM = {"ping_rtt_mean_ms": ("tb-3", "RTT"), "ping_loss_pct": ("tb-4", "loss")}
@@ -46,19 +47,20 @@ class Cells:
     """Table rows of the unidirectional testbed points for the quoted numbers: cell(metric, alg, setup,
     background)."""
 
-    def __init__(self, tables: pd.DataFrame):
+    def __init__(self, tables: pd.DataFrame, study: str = STUDY):
+        self.study = study
         t = tables
         if not t.empty and "paper" in t.columns:
             t = t[t["paper"] == PAPER]
-        if not t.empty and "study" in t.columns:      # the run matrix, not the sensitivity study
-            t = t[t["study"] == STUDY]
+        if not t.empty and "study" in t.columns:      # one run matrix, not a sensitivity study
+            t = t[t["study"] == study]
         if not t.empty and "bidir" in t.columns:
             t = t[~t["bidir"].astype(str).str.lower().isin(["true", "1", "1.0"])]
         self.t = t
 
     def __call__(self, metric, alg, setup, background="none") -> pd.Series:
         if self.t.empty:
-            raise KeyError(f"no {STUDY} table rows of paper {PAPER}")
+            raise KeyError(f"no {self.study} table rows of paper {PAPER}")
         return cc.pick(self.t, metric, algorithm=alg, link_setup=setup, background=background)
 
 
@@ -86,10 +88,10 @@ def _number_row(item, metric, low, high, verdict, r=None) -> dict:
     return row
 
 
-def quoted_numbers(numbers: pd.DataFrame) -> list[tuple]:
+def quoted_numbers(numbers: pd.DataFrame, study: str = NUMBERS_STUDY) -> list[tuple]:
     """(claim, what, metric, link_setup, algorithm, low, high, the paper's words) of each quoted number."""
     out = []
-    for _, n in numbers[numbers["study"] == STUDY].iterrows():
+    for _, n in numbers[numbers["study"] == study].iterrows():
         claim, what = QUOTED_CLAIM[n["metric"]]
         setup = n["where"].split("=", 1)[1]        # every testbed number holds at one link_setup
         out.append((claim, what, n["metric"], setup, n["algorithm"], float(n["low"]), float(n["high"]),
@@ -103,14 +105,14 @@ def quoted(cell, numbers: pd.DataFrame | None = None):
     if numbers is None:
         numbers = paper_values.load(claim_engine.claims_file().parent, PAPER)
     rows, notes = [], []
-    for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers):
+    for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers, cell.study):
         item = f"{what} {s} {a} ({claim})"
         try:
             r = cell(metric, a, s)
         except KeyError as e:
             rows.append(_number_row(item, metric, low, high, "missing"))
             notes.append(dict(item=item, variant=VARIANT, verdict="missing",
-                              note=f"Paper: {words}; no baseline runs of ours ({e.args[0]}); run study {STUDY}."))
+                              note=f"Paper: {words}; no baseline runs of ours ({e.args[0]}); run study {cell.study}."))
             continue
         # an interval rule: the paper's value or range against where one run of ours lands
         inside = published_numbers.overlaps(low, high, float(r["run_p025"]), float(r["run_p975"]))
@@ -139,7 +141,7 @@ def build(tables: pd.DataFrame, traces: pd.DataFrame | None = None):
     """Scorecard rows and notes for tb-1..tb-5 (the engine) and the quoted numbers (traces are not
     needed: every criterion is a table row)."""
     rows, notes = claim_engine.paper_rows(PAPER, tables, traces)
-    r, n = quoted(Cells(tables))
+    r, n = quoted(Cells(tables, NUMBERS_STUDY))
     return rows + r, notes + n
 
 

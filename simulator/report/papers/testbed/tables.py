@@ -12,6 +12,7 @@ import pandas as pd
 from simulator.report import chapter, claims_view, number_format, paper_values, style
 
 STUDY = "tb_matrix"
+NUMBERS_STUDY = "tb_wifi_matrix"    # the runs the quoted numbers are compared with (papers/testbed/claims.py)
 SETUP_NAMES = {"eth_wifi": "ETH-WiFi", "wifi_wifi": "WiFi-WiFi"}
 BACKGROUND_ORDER = {"none": 0, "light": 1, "heavy": 2, "none (bidirectional)": 3}
 BACKGROUND_NAMES = {"none": "baseline", "light": "light (8 flows)", "heavy": "heavy (8 flows)",
@@ -85,7 +86,7 @@ def quoted_numbers(scorecard, notes, claims_file, numbers: pd.DataFrame) -> pd.D
     out = []
     for _, r in rows.iterrows():
         _, setup, alg, claim = r["item"].split()
-        stated = paper_values.select(numbers, STUDY, r["metric"], alg, link_setup=setup)
+        stated = paper_values.select(numbers, NUMBERS_STUDY, r["metric"], alg, link_setup=setup)
         out.append({
             "number": f"{QUOTED_WHAT.get(r['metric'], r['metric'])}, {SETUP_NAMES.get(setup, setup)}, "
                       f"{style.label(alg, None)} {claim}",

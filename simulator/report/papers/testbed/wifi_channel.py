@@ -1,0 +1,182 @@
+"""The testbed on the 802.11 channel (notebooks/testbed.ipynb): the report's quoted numbers beside our
+per-run ranges on the abstract channel (study tb_matrix) and on the 802.11 channel (tb_wifi_matrix,
+which the scorecard uses), with the settings of the channel's sweep (tb_wifi_sensitivity: rate, access
+point queue, MPDU errors) that reach each one; and the sweep as a figure."""
+from __future__ import annotations
+
+import pandas as pd
+
+from simulator.report import chapter_tables, figure_series, number_format, paper_values, published_numbers, style
+from simulator.report.papers.testbed.figures import algorithms
+from simulator.report.papers.testbed.tables import QUOTED_WHAT, SETUP_NAMES, STUDY, is_bidir
+
+WIFI, SWEEP = "tb_wifi_matrix", "tb_wifi_sensitivity"
+SWEPT = {"mac_mcs": "MCS {:g}", "ap_buffer_pkts": "{:g}-packet queue", "mac_mpdu_error_rate": "{:.0%} MPDU errors"}
+SWEEP_ERRORS = 0.1          # the figure's MPDU error rate: tb_wifi_matrix's choice
+QUEUE_STYLE = {1000: "-", 100: "--"}
+PANELS = [("eth_wifi", "none"), ("eth_wifi", "heavy"), ("wifi_wifi", "none"), ("wifi_wifi", "heavy")]
+ROWS = [("ping_rtt_mean_ms", "mean ping RTT (ms, log)", True), ("ping_loss_pct", "ICMP ping loss (%)", False)]
+
+
+def _unidirectional(tables, study) -> pd.DataFrame:
+    d = tables[tables["study"] == study]
+    return d[~is_bidir(d)] if "bidir" in d else d
+
+
+def _rows(d, number, setup, background) -> pd.DataFrame:
+    return d[(d["metric"] == number["metric"]) & (d["algorithm"] == number["algorithm"])
+             & (d["link_setup"] == setup) & (d["background"] == background)]
+
+
+def _range(rows: pd.DataFrame) -> str:
+    if rows.empty:
+        return "–"
+    lo, hi = float(rows["run_p025"].min()), float(rows["run_p975"].max())
+    return number_format.num(lo) if lo == hi else f"{number_format.num(lo)}–{number_format.num(hi)}"
+
+
+def _inside(number, rows: pd.DataFrame) -> bool:
+    """The report's value or range meets our per-run range (published_numbers' rule)."""
+    return not rows.empty and published_numbers.overlaps(float(number["low"]), float(number["high"]),
+                                                         float(rows["run_p025"].min()), float(rows["run_p975"].max()))
+
+
+def _setting(r) -> str:
+    return ", ".join(fmt.format(float(r[k])) for k, fmt in SWEPT.items())
+
+
+def reached(sweep, number, setup, background) -> list[str]:
+    """The sweep's settings at which one run of ours lands on the report's number."""
+    rows = _rows(sweep, number, setup, background)
+    return [_setting(r) for i, r in rows.iterrows() if _inside(number, rows.loc[[i]])]
+
+
+def _reach_text(sweep, number, setup) -> str:
+    parts = []
+    for bg in ("none", "heavy"):
+        total = len(_rows(sweep, number, setup, bg))
+        if not total:
+            continue
+        hits = reached(sweep, number, setup, bg)
+        where = "baseline" if bg == "none" else "heavy background"
+        parts.append(f"{where}: {len(hits)} of {total}" + (f" (e.g. {hits[0]})" if hits else ""))
+    return "; ".join(parts) or "–"
+
+
+WHY = {"open": "a setting the report leaves open: some baseline settings of the sweep reach it",
+       "background": "only the heavy background reaches it (the report does not say which runs it is from)",
+       "none": "no swept setting reaches it"}
+
+
+def why(sweep, number, setup, inside: bool) -> str:
+    """Why a number lies outside our 802.11 baseline runs, as the sweep shows it."""
+    if inside:
+        return ""
+    if reached(sweep, number, setup, "none"):
+        return WHY["open"]
+    return WHY["background"] if reached(sweep, number, setup, "heavy") else WHY["none"]
+
+
+def numbers_table(tables: pd.DataFrame, numbers: pd.DataFrame) -> pd.DataFrame:
+    """One row per quoted number: the report's value, our baseline per-run ranges on both channels, the
+    verdict on the 802.11 channel, how many sweep settings reach it, and why it is outside."""
+    simple, wifi, sweep = (_unidirectional(tables, s) for s in (STUDY, WIFI, SWEEP))
+    out = []
+    for _, n in numbers[numbers["study"] == WIFI].iterrows():
+        setup = n["where"].split("=", 1)[1]
+        ours, before = _rows(wifi, n, setup, "none"), _rows(simple, n, setup, "none")
+        inside = _inside(n, ours)
+        out.append({
+            "number": f"{QUOTED_WHAT.get(n['metric'], n['metric'])}, {SETUP_NAMES.get(setup, setup)}, "
+                      f"{style.label(n['algorithm'], None)}",
+            "the report says": paper_values.value(n),
+            "abstract channel: per-run range": _range(before),
+            "abstract channel": "missing" if before.empty else "inside" if _inside(n, before) else "outside",
+            "802.11 channel: per-run range": _range(ours),
+            "verdict": "missing" if ours.empty else "inside" if inside else "outside",
+            "sweep settings that reach it": _reach_text(sweep, n, setup),
+            "why outside": why(sweep, n, setup, inside) if not ours.empty else "",
+        })
+    return pd.DataFrame(out)
+
+
+def counts(frame: pd.DataFrame, column: str = "verdict") -> dict:
+    """{verdict: count} of numbers_table's verdicts on the 802.11 channel (or on the abstract one)."""
+    return frame[column].value_counts().to_dict()
+
+
+def sweep_figure(tables: pd.DataFrame):
+    """Ping RTT and loss against the MCS: one colour per algorithm, solid 1000-packet and dashed 100-packet
+    access point queue, at tb_wifi_matrix's MPDU error rate; a panel per link setup and background."""
+    import matplotlib.pyplot as plt
+
+    sweep = _unidirectional(tables, SWEEP)
+    sweep = sweep[sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS]
+    algs = algorithms(sweep)
+    fig, axes = plt.subplots(len(ROWS), len(PANELS), figsize=(12, 6.5), sharex=True, squeeze=False)
+    for col, (setup, bg) in enumerate(PANELS):
+        for row, (metric, ylabel, logy) in enumerate(ROWS):
+            ax = axes[row, col]
+            for alg in algs:
+                for queue, ls in QUEUE_STYLE.items():
+                    g = sweep[(sweep["metric"] == metric) & (sweep["algorithm"] == alg) & (sweep["link_setup"] == setup)
+                              & (sweep["background"] == bg) & (sweep["ap_buffer_pkts"] == queue)].sort_values("mac_mcs")
+                    if g.empty:
+                        continue
+                    lo = g["ci_low"].clip(lower=0)
+                    ax.errorbar(g["mac_mcs"], g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]],
+                                color=style.PALETTE[alg], ls=ls, marker="o", ms=3.5, capsize=2)
+                    figure_series.record(ax, f"{style.label(alg, None)}, {queue}-packet queue", g, g["mac_mcs"],
+                                         g["mean"], lo, g["ci_high"], along="mac_mcs",
+                                         panel=f"{SETUP_NAMES[setup]} {'baseline' if bg == 'none' else 'heavy'} | {ylabel}")
+            if logy:
+                _log_axis(ax)
+            if col == 0:
+                ax.set_ylabel(ylabel)
+            if row == 0:
+                ax.set_title(f"{SETUP_NAMES[setup]}, {'baseline' if bg == 'none' else 'heavy background'}", fontsize=10)
+            if row == len(ROWS) - 1:
+                ax.set_xlabel("MCS (802.11ac, 80 MHz, 2 streams)")
+                ax.set_xticks(sorted(set(sweep["mac_mcs"])))
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in algs]
+    handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{q}-packet queue") for q, ls in QUEUE_STYLE.items()]
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, 1.0))
+    return fig
+
+
+def _log_axis(ax) -> None:
+    """A log axis labelled in plain numbers (2, 5, 10, 20 ms), not powers of ten."""
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(ScalarFormatter())
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def section(ch, tables, numbers, source: str) -> None:
+    """The numbers on both channels (a table and its download) and the sweep figure; a note where the
+    802.11 studies did not run."""
+    if not chapter_tables.ran(tables, WIFI):
+        ch.markdown(chapter_tables.not_run(WIFI))
+        return
+    frame = numbers_table(tables, numbers)
+    c, before = counts(frame), counts(frame, "abstract channel")
+    ch.markdown(f"On the 802.11 channel, **{c.get('inside', 0)} of {len(frame)}** numbers the report states lie "
+                f"inside our baseline per-run range ({c.get('outside', 0)} outside); on the abstract channel "
+                f"{before.get('inside', 0)} of {len(frame)} do. For each number outside, the sweep says whether a "
+                f"setting the report leaves open reaches it.")
+    ch.table(frame, "testbed_numbers_by_channel.csv", index=False,
+             note="The report's numbers beside our baseline runs (no background), per-run range = 2.5th-97.5th "
+                  "percentile over seeds; *sweep settings* counts the settings of rate (MCS 4, 7, 9), access point "
+                  "queue (100, 1000 packets) and MPDU error rate (0, 10%, 30%) at which our range meets the "
+                  "report's number. {link}. Made from `config/studies/testbed/tb_matrix.yaml`, "
+                  "`tb_wifi_matrix.yaml` and `tb_wifi_sensitivity.yaml`.")
+    if chapter_tables.ran(tables, SWEEP):
+        figure_series.show(ch, sweep_figure(tables), "wifi_sweep",
+                           "Figure: mean ping RTT (log scale) and ICMP ping loss against the rate (MCS) on the 802.11 "
+                           "channel, one colour per algorithm, solid a 1000-packet and dashed a 100-packet access "
+                           "point queue, at 10% MPDU errors; mean over 3 seeds with 95% CI (cut at 0). Not a figure "
+                           "of the report: which of the channel's open settings move the RTT and loss it quotes. "
+                           "Made from `config/studies/testbed/tb_wifi_sensitivity.yaml`.")
