@@ -1,18 +1,14 @@
 """Tables of the Wi-Fi testbed chapter (notebooks/testbed.ipynb, through figures_testbed): the summary of
-the run matrix over seeds, the bidirectional runs, and the numbers the report quotes beside ours (its
-ranges as ranges, from reference/testbed/paper_numbers.csv) with the scorecard's verdicts; numbers as
-number_format writes them, units in the headers, setups and algorithms by their names in the text."""
+the run matrix over seeds and the bidirectional runs (the numbers the report quotes: wifi_channel.py);
+numbers as number_format writes them, units in the headers, setups and algorithms by their names in the text."""
 from __future__ import annotations
-
-import html
 
 import numpy as np
 import pandas as pd
 
-from simulator.report import chapter, claims_view, number_format, paper_values, style
+from simulator.report import number_format, style
 
 STUDY = "tb_matrix"
-NUMBERS_STUDY = "tb_wifi_matrix"    # the runs the quoted numbers are compared with (papers/testbed/claims.py)
 SETUP_NAMES = {"eth_wifi": "ETH-WiFi", "wifi_wifi": "WiFi-WiFi"}
 BACKGROUND_ORDER = {"none": 0, "light": 1, "heavy": 2, "none (bidirectional)": 3}
 BACKGROUND_NAMES = {"none": "baseline", "light": "light (8 flows)", "heavy": "heavy (8 flows)",
@@ -73,39 +69,3 @@ def bidirectional_table(points) -> pd.DataFrame:
                                           aggfunc="first")
     wide = wide[list(dict.fromkeys(r["flow"] for r in rows))]          # in the figure's order
     return wide.rename(columns=lambda k: f"{k} (Mbit/s)").rename_axis(columns=None)
-
-
-def quoted_numbers(scorecard, notes, claims_file, numbers: pd.DataFrame) -> pd.DataFrame:
-    """The numbers the report quotes (the scorecard's testbed rows that are not claims: 'RTT wifi_wifi bbr
-    (tb-3)') with the report's value or range as stated, ours and the scorecard's verdict and note."""
-    card = pd.read_csv(scorecard) if not isinstance(scorecard, pd.DataFrame) else scorecard
-    note = pd.read_csv(notes) if not isinstance(notes, pd.DataFrame) else notes
-    claims = claims_view.claim_texts(claims_file, "testbed")
-    rows = card[(card["paper"] == "testbed") & ~card["item"].isin(claims)].drop(columns=["note"], errors="ignore")
-    rows = rows.merge(note, on=["item", "variant", "verdict"], how="left")
-    out = []
-    for _, r in rows.iterrows():
-        _, setup, alg, claim = r["item"].split()
-        stated = paper_values.select(numbers, NUMBERS_STUDY, r["metric"], alg, link_setup=setup)
-        out.append({
-            "number": f"{QUOTED_WHAT.get(r['metric'], r['metric'])}, {SETUP_NAMES.get(setup, setup)}, "
-                      f"{style.label(alg, None)} {claim}",
-            "the report says": paper_values.value(stated.iloc[0]) if len(stated) else "–",
-            "ours, baseline: mean [95% CI]": number_format.mean_ci(r["ours_mean"], r["ci_low"], r["ci_high"]),
-            "ours: per-run range (2.5-97.5th percentile)": (
-                "–" if pd.isna(r["run_p025"]) else
-                f"{number_format.num(r['run_p025'])}–{number_format.num(r['run_p975'])}"),
-            "seeds": int(r["n_seeds"]), "verdict": r["verdict"], "note": r.get("note", "")})
-    return pd.DataFrame(out)
-
-
-def quoted_section(ch, scorecard, notes, claims_file, numbers, source: str) -> None:
-    """The quoted numbers as a table (the scorecard's note folded under a click), written as a download."""
-    frame = quoted_numbers(scorecard, notes, claims_file, numbers)
-    ch.save_download(frame, "testbed_quoted_numbers.csv")
-    shown = frame.assign(note=[f"<details><summary>note</summary>{html.escape(str(n))}</details>"
-                               for n in frame["note"]])
-    chapter.html(chapter.long_frame_html(shown, index=False, escape=False))
-    ch.markdown(f"The report's words are in reference/testbed/paper_numbers.csv; *verdict* is the scorecard's: "
-                f"whether the report's value or range overlaps our per-run range (a range is tested as a range). "
-                f"{ch.download_link('testbed_quoted_numbers.csv')}. {source}")

@@ -59,12 +59,13 @@ def _reach_text(sweep, number, setup) -> str:
             continue
         hits = reached(sweep, number, setup, bg)
         where = "baseline" if bg == "none" else "heavy background"
-        parts.append(f"{where}: {len(hits)} of {total}" + (f" (e.g. {hits[0]})" if hits else ""))
+        parts.append(f"{where}: {len(hits)} of {total}" + (f" ({hits[0]}, ...)" if len(hits) > 1 else
+                                                            f" ({hits[0]})" if hits else ""))
     return "; ".join(parts) or "–"
 
 
-WHY = {"open": "a setting the report leaves open: some baseline settings of the sweep reach it",
-       "background": "only the heavy background reaches it (the report does not say which runs it is from)",
+WHY = {"open": "an open setting: some baseline runs of the sweep reach it",
+       "background": "only runs with the heavy background reach it",
        "none": "no swept setting reaches it"}
 
 
