@@ -23,7 +23,7 @@ def test_the_repository_catalogue_lists_the_five_papers_in_reading_order():
 def test_the_config_enables_every_catalogue_study_and_each_has_a_file():
     names = study_files.enabled_names(["catalogue"])
     files = study_files.study_files(ROOT / "config" / "studies")
-    assert len(names) == 28 and not [n for n in names if n not in files]
+    assert len(names) == 30 and not [n for n in names if n not in files]
 
 
 def _write(tmp_path, text):
