@@ -58,7 +58,8 @@ def grid(values=GOOD, override=None, metrics=None, backgrounds=BACKGROUNDS):
                     rows.append(row(metric, a, s, bg, override.get((metric, a, s, bg), mean)))
             for a in ("bbr", "cubic"):     # bidir rows: background empty; a contradicting value
                 rows.append(row(metric, a, s, np.nan, -1000.0, bidir=True))
-    return pd.DataFrame(rows)
+    # the same rows as the 802.11 channel's matrix, which the quoted numbers are compared with
+    return pd.DataFrame(rows + [dict(r, study="tb_wifi_matrix") for r in rows])
 
 
 CLAIMS = ("tb-1", "tb-2", "tb-3", "tb-4", "tb-5")

@@ -8,7 +8,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -16,6 +15,7 @@ import study_tables as st  # noqa: E402
 from simulator.report import figure_series, paper_values, style  # noqa: E402
 from simulator.report.papers.testbed import claims as claims_testbed
 from simulator.report.papers.testbed import tables as tables_testbed
+from simulator.report.papers.testbed import wifi_channel  # noqa: E402
 from simulator.report.papers.testbed import figures as tb  # noqa: E402
 
 style.apply(plt)
@@ -45,15 +45,15 @@ def row(study, alg, metric, mean=2.0, **params):
 def tables(algs=tb.ALGS):
     """The run matrix: every algorithm, link setup and background; BBR and CUBIC also both ways."""
     metrics = [m for m, *_ in tb.BARS] + ["throughput_p90_mbps"]
-    rows = [row(tb.STUDY, a, m, link_setup=s, background=bg, bidir=None)
+    rows = [row(tables_testbed.STUDY, a, m, link_setup=s, background=bg, bidir=None)
             for a in algs for s in tb.SETUPS for bg in tb.BACKGROUNDS for m in metrics]
-    rows += [row(tb.STUDY, a, m, mean=5.0, link_setup=s, background="none", bidir=True)
+    rows += [row(tables_testbed.STUDY, a, m, mean=5.0, link_setup=s, background="none", bidir=True)
              for a in BIDIR_ALGS for s in tb.SETUPS for m in ("throughput_mean_mbps", "reverse_throughput_mbps")]
     return pd.DataFrame(rows)
 
 
 def traces():
-    return pd.DataFrame([{"study": tb.STUDY, "point": f"algorithm~{a}/link_setup~{s}/background~{bg}",
+    return pd.DataFrame([{"study": tables_testbed.STUDY, "point": f"algorithm~{a}/link_setup~{s}/background~{bg}",
                           "algorithm": a, "link_setup": s, "background": bg, "bidir": None,
                           "seed": seed, "t": t, "throughput_mbps": 10.0 * seed, "cwnd": 20.0, "ping_rtt_ms": 5.0}
                          for a in tb.ALGS for s in tb.SETUPS for bg in ("none", "heavy") for seed in (3, 4)
@@ -215,22 +215,39 @@ CLAIMS_YAML = """claims:
 """
 
 
-def test_quoted_numbers_are_the_testbed_rows_that_are_not_claims_with_the_reports_range(tmp_path):
-    f = tmp_path / "claims.yaml"
-    f.write_text(CLAIMS_YAML)
-    card = pd.DataFrame([{"paper": p, "item": i, "variant": "sim", "metric": m, "paper_value": 32.5,
-                          "ours_mean": 5.0, "ci_low": -4.0, "ci_high": 6.0, "run_p025": 4.5, "run_p975": 5.5,
-                          "n_seeds": 10, "verdict": v, "p_value": np.nan, "rule": "", "note": ""}
-                         for p, i, m, v in [("testbed", "tb-1", "m", "contradicted"),
-                                            ("testbed", "RTT wifi_wifi bbr (tb-3)", "ping_rtt_mean_ms", "outside"),
-                                            ("mininet", "Table x", "m", "inside")]])
-    notes = pd.DataFrame([{"item": "RTT wifi_wifi bbr (tb-3)", "variant": "sim", "verdict": "outside",
-                           "note": "Paper: 25-40 ms"}])
-    rows = tables_testbed.quoted_numbers(card, notes, f, NUMBERS)
-    assert rows.to_dict("records") == [{
-        "number": "mean ping RTT (ms), WiFi-WiFi, BBR (tb-3)", "the report says": "25–40",
-        "ours, baseline: mean [95% CI]": "5 [0, 6]", "ours: per-run range (2.5-97.5th percentile)": "4.5–5.5",
-        "seeds": 10, "verdict": "outside", "note": "Paper: 25-40 ms"}]
+def channel_row(study, lo, hi, background="none", **params):
+    return {"study": study, "metric": "ping_rtt_mean_ms", "algorithm": "bbr", "link_setup": "wifi_wifi",
+            "background": background, "bidir": None, "mean": (lo + hi) / 2, "run_p025": lo, "run_p975": hi, **params}
+
+
+def sweep_row(lo, hi, background="none", mcs=4, queue=1000, errors=0.1):
+    return channel_row("tb_wifi_sensitivity", lo, hi, background, mac_mcs=mcs, ap_buffer_pkts=queue,
+                       mac_mpdu_error_rate=errors)
+
+
+def test_the_quoted_numbers_table_gives_both_channels_and_what_of_the_sweep_reaches_each():
+    """The report's 25-40 ms for BBR on WiFi-WiFi beside our per-run ranges on both channels; outside on the
+    802.11 channel, and why as the sweep shows it: some baseline setting reaches it (an open setting), only the
+    heavy background does, or none does."""
+    numbers = NUMBERS[(NUMBERS["metric"] == "ping_rtt_mean_ms") & (NUMBERS["algorithm"] == "bbr")
+                      & (NUMBERS["where"] == "link_setup=wifi_wifi")]
+    base = [channel_row("tb_matrix", 10.0, 12.0), channel_row("tb_wifi_matrix", 2.0, 3.0)]
+
+    def table(sweep):
+        return wifi_channel.numbers_table(pd.DataFrame(base + sweep), numbers).iloc[0].to_dict()
+
+    opened = table([sweep_row(30.0, 35.0), sweep_row(2.0, 3.0, mcs=9)])
+    assert {k: opened[k] for k in ("the report says", "abstract channel: per-run range", "abstract channel",
+                                   "802.11 channel: per-run range", "verdict")} == {
+        "the report says": "25–40", "abstract channel: per-run range": "10–12", "abstract channel": "outside",
+        "802.11 channel: per-run range": "2–3", "verdict": "outside"}
+    assert opened["sweep settings that reach it"] == "baseline: 1 of 2 (MCS 4, 1000-packet queue, 10% MPDU errors)"
+    assert opened["why outside"] == wifi_channel.WHY["open"]
+    assert table([sweep_row(2.0, 3.0), sweep_row(26.0, 50.0, "heavy")])["why outside"] == wifi_channel.WHY["background"]
+    assert table([sweep_row(2.0, 3.0)])["why outside"] == wifi_channel.WHY["none"]
+    base[1] = channel_row("tb_wifi_matrix", 20.0, 26.0)
+    inside = table([])
+    assert inside["verdict"] == "inside" and inside["why outside"] == ""
 
 
 # ------------------------------------------------------------------ every grid point of the real studies
@@ -241,9 +258,9 @@ def study_frames(study, folder=st.STUDIES):
 
 def figures(t, tr, folder=st.STUDIES):
     """Every figure function of the chapter with what it draws: (figure, the algorithms it must show)."""
-    algs = st.algorithms(tb.STUDY, folder)
+    algs = st.algorithms(tables_testbed.STUDY, folder)
     out = [(tb.bar_chart(t, m, y, NUMBERS), algs) for m, y, *_ in tb.BARS]
-    out += [(tb.throughput_vs_rtt(t), algs), (tb.bidirectional(t), st.algorithms(tb.STUDY, folder, bidir=True)),
+    out += [(tb.throughput_vs_rtt(t), algs), (tb.bidirectional(t), st.algorithms(tables_testbed.STUDY, folder, bidir=True)),
             (tb.time_series(tr), algs)]
     for study, draw in ((tb.SENS, tb.sensitivity), (tb.CROSS, tb.cross_traffic)):
         if study in set(t["study"]):
@@ -252,7 +269,7 @@ def figures(t, tr, folder=st.STUDIES):
 
 
 def test_every_figure_covers_its_study_and_never_combines_two_grid_points():
-    frames = [study_frames(s) for s in (tb.STUDY, tb.SENS, tb.CROSS)]
+    frames = [study_frames(s) for s in (tables_testbed.STUDY, tb.SENS, tb.CROSS)]
     t, tr = pd.concat([f[0] for f in frames]), frames[0][1]
     for fig, algs in figures(t, tr):
         assert figure_series.problems(fig) == []
@@ -262,7 +279,7 @@ def test_every_figure_covers_its_study_and_never_combines_two_grid_points():
 
 
 def test_a_bar_that_combines_two_grid_points_is_caught():
-    t, _ = study_frames(tb.STUDY)
+    t, _ = study_frames(tables_testbed.STUDY)
     light = t[t["background"] == "light"].assign(background="heavy")      # a second point under heavy
     problems = figure_series.problems(tb.bar_chart(pd.concat([t, light]), "throughput_mean_mbps", "throughput"))
     assert problems and "combines grid points at ['heavy']" in problems[0]
@@ -278,7 +295,7 @@ def test_tiny_runs_figures_are_complete_unmixed_and_have_their_data(built_report
     figures_made = {p.stem for p in (results / "figures" / "testbed").glob("*.png")}
     downloads = {p.stem for p in (results / "downloads" / "testbed").glob("*.csv")}
     assert figures_made and figures_made <= downloads
-    assert {"testbed_summary", "testbed_bidirectional", "testbed_claims", "testbed_quoted_numbers"} <= downloads
+    assert {"testbed_summary", "testbed_bidirectional", "testbed_claims", "testbed_numbers_by_channel"} <= downloads
     page = (results / "book" / "_build" / "html" / "testbed.html").read_text()
     assert page.count("Data of this figure (CSV)") == len(figures_made)
     assert "25–40" in page

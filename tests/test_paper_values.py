@@ -34,7 +34,7 @@ def test_select_and_text():
     assert pv.select(ns2, "ns2_flows", "cwnd_mean", "vegas", flows=1).empty
     reno = pv.select(ns2, "ns2_flows", "cwnd_mean", "reno", flows=2).iloc[0]
     assert pv.text(reno) == "3–4 packets"
-    loss = pv.select(pv.load(REF, "testbed"), "tb_matrix", "ping_loss_pct", "bbr", link_setup="wifi_wifi").iloc[0]
+    loss = pv.select(pv.load(REF, "testbed"), "tb_wifi_matrix", "ping_loss_pct", "bbr", link_setup="wifi_wifi").iloc[0]
     assert pv.text(loss) == "5–6%" and pv.value(loss) == "5–6"
     assert pv.load(REF, "mm1").empty and pv.select(None, "s", "m").empty
 
@@ -43,7 +43,7 @@ def test_marks_ranges_as_bands_values_as_diamonds_and_the_caption_names_them():
     numbers = pv.load(REF, "testbed")
     fig, ax = plt.subplots()
     for i, alg in enumerate(["bbr", "cubic", "vegas"]):
-        r = pv.select(numbers, "tb_matrix", "ping_rtt_mean_ms", alg, link_setup="wifi_wifi").iloc[0]
+        r = pv.select(numbers, "tb_wifi_matrix", "ping_rtt_mean_ms", alg, link_setup="wifi_wifi").iloc[0]
         pv.mark(ax, r, x=i, context="WiFi-WiFi")
     assert len(ax.patches) == 2 and len(ax.get_lines()) == 1         # two hatched bands, one diamond
     band = ax.patches[0]

@@ -28,12 +28,11 @@ import pandas as pd
 from simulator.report import claim_engine
 from simulator.report import claims_common as cc
 from simulator.report import number_format, paper_values, published_numbers
+from simulator.report.papers.testbed.tables import NUMBERS_STUDY, STUDY
 from simulator.report.verdicts import SCORECARD_COLUMNS
 
 PAPER = "testbed"
 VARIANT = "sim"
-STUDY = "tb_matrix"                 # the claims' runs (the abstract channel)
-NUMBERS_STUDY = "tb_wifi_matrix"    # the quoted numbers' runs (the 802.11 channel): paper_numbers.csv's study
 LOSS_BASED = ("bbr", "cubic", "reno")       # the paper's "loss-based" group (it counts BBR in it)
 # the claim each quoted metric belongs to and its short name in the item (values: paper_numbers.csv)
 QUOTED_CLAIM = {"ping_rtt_mean_ms": ("tb-3", "RTT"), "ping_loss_pct": ("tb-4", "loss")}
@@ -105,14 +104,14 @@ def quoted(cell, numbers: pd.DataFrame | None = None):
     if numbers is None:
         numbers = paper_values.load(claim_engine.claims_file().parent, PAPER)
     rows, notes = [], []
-    for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers, cell.study):
+    for claim, what, metric, s, a, low, high, words in quoted_numbers(numbers, getattr(cell, "study", NUMBERS_STUDY)):
         item = f"{what} {s} {a} ({claim})"
         try:
             r = cell(metric, a, s)
         except KeyError as e:
             rows.append(_number_row(item, metric, low, high, "missing"))
             notes.append(dict(item=item, variant=VARIANT, verdict="missing",
-                              note=f"Paper: {words}; no baseline runs of ours ({e.args[0]}); run study {cell.study}."))
+                              note=f"Paper: {words}; no baseline runs of ours ({e.args[0]}); run study {NUMBERS_STUDY}."))
             continue
         # an interval rule: the paper's value or range against where one run of ours lands
         inside = published_numbers.overlaps(low, high, float(r["run_p025"]), float(r["run_p975"]))

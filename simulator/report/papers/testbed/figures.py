@@ -11,7 +11,7 @@ import pandas as pd
 
 from simulator.report import chapter_tables, figure_series, paper_values, style
 from simulator.report.papers.testbed import tables as tables_testbed
-from simulator.report.papers.testbed.tables import STUDY, matrix
+from simulator.report.papers.testbed.tables import NUMBERS_STUDY, matrix
 
 SENS, CROSS = "tb_sensitivity", "tb_cross_traffic"
 # the report's algorithms in its order; a figure draws those its data has, then any other (a user's: algorithms())
@@ -38,8 +38,9 @@ BUFFER_STYLE = {1000: "-", 100: "--"}        # access point queue (packets) -> l
 CROSS_METRICS = [("throughput_mean_mbps", "TCP throughput (Mbit/s, 1 s intervals)"),
                  ("ping_rtt_mean_ms", "mean ping RTT under load (ms)")]
 PAPER_CAPTION = ("In grey the numbers the report states in its text (a hatched band for a range, a hollow diamond for "
-                 "a single value; reference/testbed/paper_numbers.csv), drawn at the baseline, with which the "
-                 "scorecard compares them (the report does not say which runs they are from): ")
+                 "a single value; reference/testbed/paper_numbers.csv), drawn at the baseline for comparison (the "
+                 "scorecard compares them with the baseline runs on the 802.11 channel, section On an 802.11 "
+                 "channel): ")
 
 
 def _rows(d: pd.DataFrame, metric, alg, setup, background=None) -> pd.DataFrame:
@@ -70,7 +71,7 @@ def n_seeds(tables: pd.DataFrame) -> int:
 def _paper_bars(ax, numbers, metric, setup, algs, width) -> None:
     """The report's numbers of `metric` on `setup` at the baseline group, over each of its algorithms' bars."""
     for i, alg in enumerate(algs):
-        for _, r in paper_values.select(numbers, STUDY, metric, alg, link_setup=setup).iterrows():
+        for _, r in paper_values.select(numbers, NUMBERS_STUDY, metric, alg, link_setup=setup).iterrows():
             paper_values.mark(ax, r, x=(i - (len(algs) - 1) / 2) * width, at="none", width=width * 0.9,
                               panel=SETUPS[setup], context=tables_testbed.SETUP_NAMES[setup])
 

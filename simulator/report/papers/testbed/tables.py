@@ -8,7 +8,8 @@ import pandas as pd
 
 from simulator.report import number_format, style
 
-STUDY = "tb_matrix"
+STUDY = "tb_matrix"                 # the run matrix on the abstract channel: the claims' runs
+NUMBERS_STUDY = "tb_wifi_matrix"    # on the 802.11 channel: the quoted numbers' runs (reference/testbed/paper_numbers.csv)
 SETUP_NAMES = {"eth_wifi": "ETH-WiFi", "wifi_wifi": "WiFi-WiFi"}
 BACKGROUND_ORDER = {"none": 0, "light": 1, "heavy": 2, "none (bidirectional)": 3}
 BACKGROUND_NAMES = {"none": "baseline", "light": "light (8 flows)", "heavy": "heavy (8 flows)",

@@ -8,9 +8,9 @@ import pandas as pd
 
 from simulator.report import chapter_tables, figure_series, number_format, paper_values, published_numbers, style
 from simulator.report.papers.testbed.figures import algorithms
-from simulator.report.papers.testbed.tables import QUOTED_WHAT, SETUP_NAMES, STUDY, is_bidir
+from simulator.report.papers.testbed.tables import NUMBERS_STUDY as WIFI, QUOTED_WHAT, SETUP_NAMES, STUDY, is_bidir
 
-WIFI, SWEEP = "tb_wifi_matrix", "tb_wifi_sensitivity"
+SWEEP = "tb_wifi_sensitivity"
 SWEPT = {"mac_mcs": "MCS {:g}", "ap_buffer_pkts": "{:g}-packet queue", "mac_mpdu_error_rate": "{:.0%} MPDU errors"}
 SWEEP_ERRORS = 0.1          # the figure's MPDU error rate: tb_wifi_matrix's choice
 QUEUE_STYLE = {1000: "-", 100: "--"}
