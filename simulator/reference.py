@@ -126,12 +126,16 @@ def _check_thresholds(claims_path, claims) -> None:
 
 
 def _check_reasons(root, claims, studies) -> None:
-    """claim_reasons.yaml names existing claims and studies, with known keys and kinds."""
-    from simulator.report import claim_reasons
+    """claim_reasons.yaml names existing claims and studies, with known keys and kinds; number_reasons.yaml
+    too (simulator/report/number_reasons.py)."""
+    from simulator.report import claim_reasons, number_reasons
 
     try:
         for path in claim_reasons.files(root):
-            claim_reasons.check(path, {c["id"] for c in claims}, studies)
+            if path.name == claim_reasons.NUMBERS_FILE:
+                number_reasons.check(path, studies)
+            else:
+                claim_reasons.check(path, {c["id"] for c in claims}, studies)
     except ValueError as e:
         raise ReferenceDataError(str(e)) from None
 

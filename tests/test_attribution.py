@@ -98,7 +98,7 @@ def test_scorecard_gets_a_fault_and_evidence_for_every_row_not_reproduced():
         {"paper": "mm1", "item": "mm1-4", "variant": "standard", "verdict": "contradicted", "n_seeds": 10}])
     entries = {"mm1-4": {"kind": "model_difference", "fault": "paper_code", "evidence": "the code replayed",
                          "reason": "x"}}
-    out = A.attribute(card, lambda cid, variant, verdict: entries.get(cid), {("ns2-3", "nocap, 2 flows"): "contradicted"})
+    out = A.attribute(card, lambda paper, cid, variant, verdict: entries.get(cid), {("ns2-3", "nocap, 2 flows"): "contradicted"})
     assert list(out["fault"]) == ["paper_text", "", "paper_code"]
     assert out["evidence"][0].startswith("NS-2 2.35") and out["evidence"][2] == "the code replayed."
 

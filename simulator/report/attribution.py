@@ -32,6 +32,7 @@ KIND_FAULT = {"sensitivity": "open_parameter", "paper_ambiguity": "paper_text", 
               "too_few_seeds": "our_seeds",
               "unexplained": "not_found"}      # model_difference names its fault: ours, or the paper's code
 UNRESOLVED = ("contradicted", "inconclusive")
+OUTSIDE = "outside"        # a published number outside our per-run range: its fault from number_reasons
 # the papers whose own simulator's records decide a row's fault (catalogue.yaml `own_tool_records`: NS-2's)
 OWN_TOOL_PAPERS = tuple(p.id for p in paper_catalogue.load().papers.values() if p.own_tool_records)
 NS2_WORDS = {"reproduced": "reproduces it", "contradicted": "contradicts it", "inconclusive": "cannot decide it",
@@ -103,8 +104,12 @@ def ns2_holds_where_ours_reverses(theirs: Ns2Row, note: str) -> list:
 
 def row_fault(paper: str, item: str, variant: str, verdict: str, entry: dict | None, ns2_verdicts: dict,
               n_seeds: int = 0, min_seeds: int = 10, note: str = "") -> tuple[str, str]:
-    """(fault, evidence) of one claim row; ('', '') for a row that is neither contradicted nor inconclusive.
-    `ns2_verdicts` values are NS-2's verdicts or Ns2Row; `note` is our row's scorecard note."""
+    """(fault, evidence) of one claim row, or of a published number outside our range; ('', '') for a row
+    that is none of those. `ns2_verdicts` values are NS-2's verdicts or Ns2Row; `note` is our row's note."""
+    if verdict == OUTSIDE:
+        if entry:
+            return entry_fault(entry), entry_evidence(entry)
+        return "not_found", "No reason worked out for this number yet."
     if verdict not in UNRESOLVED:
         return "", ""
     declared = entry_fault(entry) if entry else None
@@ -129,10 +134,12 @@ def row_fault(paper: str, item: str, variant: str, verdict: str, entry: dict | N
 
 
 def attribute(card: pd.DataFrame, entry_of, ns2_verdicts: dict | None = None) -> pd.DataFrame:
-    """`card` with `fault` and `evidence` columns; `entry_of(item, variant, verdict)` gives a row's reason
-    entry (claim_reasons.entry) or None; ns2_verdicts {(claim id, variant): NS-2 2.35's verdict}."""
+    """`card` with `fault` and `evidence` columns; `entry_of(paper, item, variant, verdict)` gives a row's
+    reason entry (claim_reasons.entry, number_reasons.entry) or None; ns2_verdicts {(claim id, variant):
+    NS-2 2.35's verdict}."""
     ns2_verdicts = ns2_verdicts or {}
-    pairs = [row_fault(r.paper, r.item, r.variant, r.verdict, entry_of(r.item, r.variant, r.verdict), ns2_verdicts,
+    pairs = [row_fault(r.paper, r.item, r.variant, r.verdict, entry_of(r.paper, r.item, r.variant, r.verdict),
+                       ns2_verdicts,
                        int(r.n_seeds) if pd.notna(r.n_seeds) else 0, note=getattr(r, "note", ""))
              for r in card.itertuples()]
     out = card.copy()

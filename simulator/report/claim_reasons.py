@@ -15,24 +15,29 @@ from simulator.safe_yaml import load_own
 
 
 FILE = "claim_reasons.yaml"
+NUMBERS_FILE = "number_reasons.yaml"   # why a number the paper quotes lies outside our range: numbers_reasons
 KINDS = ("model_difference", "sensitivity", "paper_ambiguity", "paper_tool", "too_few_seeds", "unexplained")
 ENTRY_KEYS = {"variants", "verdicts", "kind", "reason", "sensitivity", "fault", "evidence", "ruled_out"}
 MIN_SEEDS = 10        # the seeds a stochastic study behind a decided claim runs in the default profile
 
 
 def files(reference_dir) -> list:
-    """reference_dir/claim_reasons.yaml and each paper's reference_dir/<paper>/claim_reasons.yaml that exist."""
+    """reference_dir/claim_reasons.yaml and each paper's reference_dir/<paper>/claim_reasons.yaml and
+    number_reasons.yaml that exist."""
     from simulator import paper_catalogue
 
     root = Path(reference_dir)
-    return [p for p in (root / FILE, *(root / paper / FILE for paper in paper_catalogue.load().papers)) if p.is_file()]
+    papers = paper_catalogue.load().papers
+    return [p for p in (root / FILE, *(root / paper / f for paper in papers for f in (FILE, NUMBERS_FILE)))
+            if p.is_file()]
 
 
 def load(reference_dir) -> dict:
     """{claim id: [entries]} of the reasons files of reference_dir ({} when there is none)."""
     out = {}
     for path in files(reference_dir):
-        out.update((load_own(path.read_text()) or {}).get("reasons", {}))
+        if path.name == FILE:
+            out.update((load_own(path.read_text()) or {}).get("reasons", {}))
     return out
 
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from simulator import paper_catalogue
-from simulator.report import chapter, claim_reasons, claim_words, claims_view, headline
+from simulator.report import attribution, chapter, claim_reasons, claim_words, claims_view, headline
 from simulator.report.html_view import fmt
 from simulator.report.verdicts import VERDICTS
 
@@ -89,6 +89,9 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
         view["per-run range"] = [interval(lo, hi) for lo, hi in zip(k * frame["run_p025"], k * frame["run_p975"])]
     view["seeds"] = frame["n_seeds"].fillna(0).astype(int)
     view["verdict"] = frame["verdict"].map({**COUNT_NAMES, "inside": "agrees", "outside": "disagrees"})
+    if "fault" in frame:         # who is at fault for a number outside, and what decides it (attribution.py)
+        view["at fault"] = frame["fault"].map(attribution.words).fillna("")
+        view["evidence"] = frame["evidence"].fillna("")
     return view
 
 

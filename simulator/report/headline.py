@@ -85,6 +85,14 @@ def fault_text(claims: pd.DataFrame) -> str:
     return ", ".join(f"{attribution.words(f)} {int(n)}" for f, n in counts.items() if f)
 
 
+def number_fault_text(numbers: pd.DataFrame) -> str:
+    """The same for the published numbers outside our range ('' without a fault column or such rows)."""
+    if "fault" not in numbers:
+        return ""
+    counts = numbers.loc[numbers["verdict"] == attribution.OUTSIDE, "fault"].fillna("").value_counts()
+    return ", ".join(f"{attribution.words(f)} {int(n)}" for f, n in counts.items() if f)
+
+
 def fault_summary(rows: pd.DataFrame, papers=None) -> str:
     """The first page's sentence: of the claim rows not reproduced, how many lie with the papers and how many
     with us, and which are ours (counted from the scorecard's fault column)."""
@@ -147,9 +155,9 @@ def paper_counts(rows: pd.DataFrame, reasons: dict | None = None, papers=None, o
                     "own_reproduced": int((checks["verdict"] == "reproduced").sum()),
                     "agree_by_setting": by_setting(numbers),
                     "main_reason": main_reason(row_kinds(claims, reasons)),
-                    "at_fault": fault_text(claims)})
+                    "at_fault": fault_text(claims), "numbers_at_fault": number_fault_text(numbers)})
     frame = pd.DataFrame(out, columns=["paper", "title", "chapter", *COUNT_COLUMNS, "agree_by_setting", "main_reason",
-                                       "at_fault"])
+                                       "at_fault", "numbers_at_fault"])
     return frame.astype({c: int for c in COUNT_COLUMNS})
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from simulator import claims_files
-from simulator.report import attribution, claim_engine, claim_reasons
+from simulator.report import attribution, claim_engine, claim_reasons, number_reasons
 from simulator.report.io import write_csv
 from simulator.report.verdicts import NOTE_COLUMNS, NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
 
@@ -47,13 +47,18 @@ def with_faults(card: pd.DataFrame, claims_file=None, own_tool_reference=None, s
     rows from NS-2 2.35's own verdict on its committed records under `own_tool_reference` when given, for the
     studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
+    numbers = number_reasons.load(Path(claims_file).parent) if claims_file else {}
     own_verdicts = {}
     for paper in attribution.OWN_TOOL_PAPERS:     # the paper's own simulator's verdicts (papers/<paper>/own_tool.py)
         if own_tool_reference and (card["paper"] == paper).any():
             own = importlib.import_module(f"simulator.report.papers.{paper}.own_tool")
             own_verdicts.update(own.decisions(own_tool_reference, studies_dir or own.RECORDS_STUDIES))
-    return attribution.attribute(card, lambda cid, variant, verdict: claim_reasons.entry(reasons, cid, variant, verdict),
-                                 own_verdicts)
+    def entry_of(paper, item, variant, verdict):
+        if verdict == attribution.OUTSIDE:
+            return number_reasons.entry(numbers, paper, item, variant)
+        return claim_reasons.entry(reasons, item, variant, verdict)
+
+    return attribution.attribute(card, entry_of, own_verdicts)
 
 
 def main(out, notes_out, claim_files=(), claim_note_files=(), claims_file=None, own_tool_reference=None, studies_dir=None):

@@ -29,7 +29,9 @@ def numbers_line(c) -> str:
         return ""
     by = f" ({html.escape(claim_words.prose(c.agree_by_setting))})" if c.agree_by_setting else ""
     missing = f"; {c.not_run} not run" if c.not_run else ""
-    return f"<b>Published numbers:</b> <b>{c.agree} of {c.numbers}</b> agree with ours{by}{missing}."
+    fault = getattr(c, "numbers_at_fault", "")
+    outside = f" Outside, at fault: {html.escape(fault)}." if fault else ""
+    return f"<b>Published numbers:</b> <b>{c.agree} of {c.numbers}</b> agree with ours{by}{missing}.{outside}"
 
 
 def fault_line(c, reason: bool = True) -> str:

@@ -36,9 +36,11 @@ def needed(study_file) -> list:
     return [(c.path, s, c.params) for c in cells for s in seeds(c, study.seeds or 1)]
 
 
-def check(reference_dir, study_file) -> list[dict]:
-    """The committed records the study needs, each checked; ReferenceDataError naming file and line otherwise."""
-    path = Path(reference_dir) / RECORDS
+def check(reference_dir, study_file, records: str = RECORDS) -> list[dict]:
+    """The committed records the study needs (reference_dir/records: ns-3's validation cells by default,
+    ns3_qtcol/records.jsonl for QtColFair's BBR at 1 BDP), each checked; ReferenceDataError naming file and
+    line otherwise."""
+    path = Path(reference_dir) / records
     records = peer_records.read(path, required=("cell", "seed", "side", "params", "metrics"))
     lines = {}
     for lineno, r in enumerate(records, start=1):

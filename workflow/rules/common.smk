@@ -204,6 +204,9 @@ VALIDATION_TABLE = "results/validation/ns3_agreement.csv"
 VALIDATION_CODE = sorted(str(p) for p in Path("simulator/validation").glob("*.py") if not p.name.startswith("ns2_")) + [
     "simulator/run_records.py"]
 NS3_RECORDS = str(Path(config["reference_dir"]) / "ns3" / "records.jsonl")
+# QtColFair's BBR at 1 BDP in ns-3 (the evidence of a published number's fault): its cell file and sealed records
+NS3_QTCOL_STUDY = str(Path(config["reference_dir"]) / "qtcol" / "bbr_1bdp_ns3.yaml")
+NS3_QTCOL_RECORDS = "ns3_qtcol/records.jsonl"
 VALIDATION_PARTS = 2      # jobs our side of the cells is shared over (a few seconds each)
 
 
@@ -212,12 +215,20 @@ def _check_ns3_records():
     from simulator.validation.ns3_reference import check
 
     try:
-        return len(check(config["reference_dir"], VALIDATION_STUDY))
+        return len(check(config["reference_dir"], VALIDATION_STUDY)) + len(
+            check(config["reference_dir"], NS3_QTCOL_STUDY, NS3_QTCOL_RECORDS))
     except (StudyError, ReferenceDataError) as e:
         raise WorkflowError(f"invalid ns-3 reference records (config keys reference_dir, validation_study):\n{e}") from None
 
 
 _check_ns3_records()
+
+
+def get_ns3_qtcol_runs(wildcards):
+    """Every ns-3 run of QtColFair's BBR-at-1-BDP cell file (target `validation` only: it reruns ns-3)."""
+    from simulator.validation.ns3_reference import needed
+
+    return [f"results/validation/ns3_qtcol_runs/{cell}/seed~{seed}/ns3.json" for cell, seed, _ in needed(NS3_QTCOL_STUDY)]
 
 
 def get_validation_ns3_runs(wildcards):

@@ -103,6 +103,7 @@ rule validation:
     # installed) and say which committed records that changes.
     input:
         "results/validation/ns3_changes.txt",
+        "results/validation/ns3_qtcol_changes.txt",
         [NS2_CHANGES] if shutil.which("ns") else [],
 
 
@@ -125,6 +126,48 @@ rule validation_ns3_records:
         "{params.python:q} -m simulator.validation.ns3_reference --runs {input.runs:q} --out {output.records:q}"
         " --committed {input.committed:q} --changes {output.changes:q} --readme {output.readme:q}"
         " --study {params.study:q} > {log:q} 2>&1; cat {output.changes:q} >&2"
+
+
+rule ns3_qtcol_records:
+    # QtColFair's BBR at 1 BDP rerun in ns-3 and compared with reference/ns3_qtcol/records.jsonl
+    input:
+        runs=get_ns3_qtcol_runs,
+        committed=str(Path(config["reference_dir"]) / NS3_QTCOL_RECORDS),
+    output:
+        records="results/validation/ns3_qtcol_records.jsonl",
+        changes="results/validation/ns3_qtcol_changes.txt",
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns3_qtcol_records.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns3_reference --runs {input.runs:q} --out {output.records:q}"
+        " --committed {input.committed:q} --changes {output.changes:q} > {log:q} 2>&1; cat {output.changes:q} >&2"
+
+
+rule ns3_qtcol_cell:
+    # one seed of the BBR-at-1-BDP cell in ns-3, a process of its own
+    input:
+        study=NS3_QTCOL_STUDY,
+        code=VALIDATION_CODE,
+    output:
+        "results/validation/ns3_qtcol_runs/{cell}/seed~{seed}/ns3.json",
+    wildcard_constraints:
+        cell=r"[^/~]+~[^/]+(/[^/~]+~[^/]+)*",
+        seed=r"\d+",
+    resources:
+        mem_mb=1000,
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns3_qtcol/{cell}/seed~{seed}.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.run_cell --study {input.study:q} --cell {wildcards.cell:q}"
+        " --seed {wildcards.seed} --side ns3 --out {output:q} > {log:q} 2>&1"
 
 
 rule validation_ns3_cell:

@@ -28,9 +28,9 @@ def show_published(ch, tables, reference) -> None:
         ch.markdown(line)
 
 
-def show_disagreements(ch, tables, reference) -> None:
-    """Where ours and the published numbers disagree, when they do."""
-    _show_findings(ch, qt.disagreements(tables, reference))
+def show_disagreements(ch, tables, reference, reference_dir="reference") -> None:
+    """Where ours and the published numbers disagree, when they do (with ns-3's records where they decide)."""
+    _show_findings(ch, qt.disagreements(tables, reference, reference_dir))
 
 
 def show_single_flow(ch, traces, bdp, reference) -> dict:
