@@ -18,6 +18,9 @@ from typing import NamedTuple
 import pandas as pd
 
 from simulator import paper_catalogue
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 # fault -> the words a reader sees (never the code word)
 FAULTS = {"paper_text": "the paper's text",
@@ -70,7 +73,7 @@ def ns2_fault(ns2_verdict, ours: str) -> str | None:
 
 
 def ns2_evidence(ns2_verdict: str, ours: str) -> str:
-    return (f"NS-2 2.35, the paper's own simulator, {NS2_WORDS[ns2_verdict]} on the same grid points and seeds "
+    return (f"{NS2}, the paper's own simulator, {NS2_WORDS[ns2_verdict]} on the same grid points and seeds "
             f"(same claim, engine and rule; ours: {ours})")
 
 

@@ -10,16 +10,19 @@ from simulator import study_files
 from simulator.report import number_format, style
 from simulator.report.claim_rule import ALPHA
 from simulator.validation.agreement import RTT_REL, UTILIZATION_PP, counts
+from simulator import peers
+
+NS3 = peers.label("ns3")
 
 STUDY = "validation_ns3"
 # Where ns-3's side comes from: the records committed with the repository (simulator/validation/ns3_reference.py)
 SOURCE = (
-    "ns-3's side is ns-3 3.44's own runs of these cells (PyPI `ns3` 3.44.post0), made once and "
+    f"ns-3's side is {NS3}'s own runs of these cells (PyPI `ns3` 3.44.post0), made once and "
     "committed with this repository as reference data, so every build shows it without ns-3 installed (`reference/ns3/records.jsonl`, one record per cell and seed, "
     "each sealed by its sha256 and checked before any job; `reference/ns3/README.md` gives the script, its sha256, the "
     "command of every record, the machine and the date). Our side runs in every build. To rerun ns-3 (hours on 2 "
     "cores, 0.7 GB of memory per ns-3 process) and see which records change:\n\n"
-    "```bash\n.venv/bin/pip install -e \".[ns3]\"      # ns-3 3.44 from PyPI, about 0.5 GB\n"
+    f"```bash\n.venv/bin/pip install -e \".[ns3]\"      # {NS3} from PyPI, about 0.5 GB\n"
     ".venv/bin/snakemake --cores all validation   # results/validation/ns3_changes.txt lists them\n```")
 NS3_MIN_RTO_MS = 1000.0   # ns-3 3.44 TcpSocketBase attribute MinRto (tcp-socket-base.cc GetTypeId)
 MAX_UTILIZATION = 1448 / 1490   # payload share of a segment without timestamps: no run can exceed it
@@ -38,7 +41,7 @@ CAUSE_TEXT = {
             "oldest segment a cumulative ACK covers from its first transmission (TcpSocketBase::EstimateRtt). Our "
             "side takes no such samples, so the RTT bound cannot hold where ns-3 does this.",
     "timeouts": "ns-3 took more retransmission timeouts, each idling the link for at least its 1 s minimum RTO "
-                "and restarting the window from one segment. Neither side has RACK here (ns-3 3.44 has none; our "
+                f"and restarting the window from one segment. Neither side has RACK here ({NS3} has none; our "
                 "`ns3` stack recovers as it does, `sack_recovery: ns3`), so on both a retransmission lost again waits "
                 "for the timeout; ns-3 loses more of its retransmissions because its PRR sends more than is "
                 "delivered early in a recovery (see [PRR], which also shows it after the warm-up where it does). "
@@ -98,7 +101,7 @@ CAUSE_TEXT = {
                   "queue its bases imply (ns-3 32-33 packets, ours 45-46). We have not traced why ns-3's queue drained "
                   "further in those seconds. `python scripts/ns3_vegas_base.py '{\"bottleneck_mbps\": 10, "
                   "\"buffer_pkts\": 69, \"flows\": 5}' --every 1` prints both sides' bases and queues.",
-    "SACKed retransmission": "ns-3 3.44 counts a retransmitted segment that the receiver has since SACKed as still in "
+    "SACKed retransmission": f"{NS3} counts a retransmitted segment that the receiver has since SACKed as still in "
         "flight: TcpTxBuffer::Update clears a newly SACKed segment's lost mark but neither its retransmit mark nor the "
         "buffer's `m_retrans`, and BytesInFlight adds `m_retrans` back until the cumulative ACK passes the segment or a "
         "timeout clears every mark (SetSentListLost). ns-3 has fixed this since (its issue #1190, ns-3-dev commit "
@@ -383,7 +386,7 @@ def figure(table: pd.DataFrame):
                 axis.set_major_locator(FixedLocator(RTT_TICKS_MS))
                 axis.set_major_formatter(ScalarFormatter())
                 axis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel(f"ns-3 3.44: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
+        ax.set_xlabel(f"{NS3}: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
         ax.set_ylabel(f"ours: {unit}{' (log scale)' if metric == 'mean_rtt_ms' else ''}")
     axes[0].legend(loc="upper left")
     fig.tight_layout()

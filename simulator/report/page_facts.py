@@ -20,13 +20,14 @@ import re
 
 from bs4 import BeautifulSoup
 
+from simulator import peers
 from simulator.report import headline
 from simulator.report.verdicts import VERDICTS
 
-# tool -> (how reader text names a version of it, the version the repository runs: simulator/tcp/stacks.py)
+# tool -> (how reader text names a version of it, the version the repository runs: reference/peers.yaml)
 # (a version is not followed by % or a unit: "ns-3 96.3% (sd 0.013)" is a value of ns-3's runs)
-VERSIONS = {"ns-3": (re.compile(r"\bns-3 (\d+\.\d+)(?![\d%]| ?(?:ms|s|Mbit|packets)\b)"), "3.44"),
-            "NS-2": (re.compile(r"\bNS-2 (\d+\.\d+)(?![\d%]| ?(?:ms|s|Mbit|packets)\b)"), "2.35"),
+VERSIONS = {"ns-3": (re.compile(r"\bns-3 (\d+\.\d+)(?![\d%]| ?(?:ms|s|Mbit|packets)\b)"), peers.version("ns3")),
+            "NS-2": (re.compile(r"\bNS-2 (\d+\.\d+)(?![\d%]| ?(?:ms|s|Mbit|packets)\b)"), peers.version("ns2")),
             "Python": (re.compile(r"\bPython (\d+\.\d+)"), None)}      # None: whatever runs, but one on every page
 BUFFER = [re.compile(r"\b(\d+(?:\.\d+)?) BDP(?: buffer)? \((\d+) packets"),       # "5 BDP buffer (1727 packets"
           re.compile(r"\b(\d+) packets \((\d+(?:\.\d+)?) BDP\)")]                  # "1728 packets (5 BDP)"

@@ -25,6 +25,9 @@ from simulator import claims_files
 from simulator.report import attribution, claim_engine, claim_reasons, number_reasons
 from simulator.report.io import write_csv
 from simulator.report.verdicts import NOTE_COLUMNS, NUMBER_VERDICTS, SCORECARD_COLUMNS, VERDICTS
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 log = logging.getLogger("scorecard")
 CLAIM_ID = r"^[a-z0-9]+-[0-9]+$"
@@ -88,7 +91,7 @@ def cli(argv=None) -> None:
     ap.add_argument("--claim-notes", nargs="*", default=[], help="results/claims/<paper>_notes.csv, the same order")
     ap.add_argument("--claims-file", help="reference/claims.yaml: the claims that must each get a verdict")
     ap.add_argument("--own-tool-reference", help="the reference folder holding a paper's own simulator's records "
-                                                 "(catalogue.yaml own_tool_records: NS-2 2.35's): that paper's rows' "
+                                                 f"(catalogue.yaml own_tool_records: {NS2}'s): that paper's rows' "
                                                  "fault follows its own tool's verdict on them")
     ap.add_argument("--studies-dir", help="the build's study folder (config/studies by default): NS-2's verdict "
                                           "counts only for a study that NS-2's records ran as it stands")

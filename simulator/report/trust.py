@@ -27,6 +27,9 @@ import pandas as pd
 EVIDENCE_COLUMNS = ["chapter", "check", "inside", "total", "page"]
 
 from simulator import paper_catalogue
+from simulator import peers
+
+NS3 = peers.label("ns3")
 
 # paper chapter -> what models it, in the reader's words (the chapter's model, its TCP stack): catalogue.yaml
 MODELS = {p.id: p.model for p in paper_catalogue.load().papers.values()}
@@ -46,7 +49,7 @@ def ns3_rows(table: pd.DataFrame) -> list[dict]:
     c = counts(table)
     band = f"within {UTILIZATION_PP:g} pp utilization and {100 * RTT_REL:g}% mean RTT"
     preset = {"ns3": ""}       # a chapter on another stack's dumbbell: the same cells, ns-3's preset
-    return [{"chapter": p.id, "check": f"ns-3 3.44, same dumbbell cells{preset.get(p.stack, WITH_PRESET)}, {band}",
+    return [{"chapter": p.id, "check": f"{NS3}, same dumbbell cells{preset.get(p.stack, WITH_PRESET)}, {band}",
              "inside": c["inside"], "total": c["compared"], "page": "validation"}
             for p in paper_catalogue.load().papers.values() if p.topology == "dumbbell"]
 

@@ -21,6 +21,9 @@ from pathlib import Path
 from simulator import peer_records
 from simulator.reference_errors import ReferenceDataError
 from simulator.validation.cells import load_cells, seeds
+from simulator import peers
+
+NS3 = peers.label("ns3")
 
 RECORDS = "ns3/records.jsonl"       # in the reference folder (config key reference_dir)
 REGENERATE = "regenerate it with `snakemake --cores all validation` (needs the ns3 extra; reference/ns3/README.md)"
@@ -90,7 +93,7 @@ def readme(records, study_file, made) -> str:
     cmd = (f"python -m simulator.validation.run_cell --study {study_file} --cell CELL --seed SEED --side ns3 "
            "--out CELL/seed~SEED/ns3.json")
     lines = [
-        "# ns-3 3.44's records of the validation cells",
+        f"# {NS3}'s records of the validation cells",
         "",
         "Reference data: ns-3's side of the chapter \"Agreement with ns-3\". The default build reads these records and",
         "runs only our side; `snakemake --cores all validation` reruns ns-3 and lists the records that differ",

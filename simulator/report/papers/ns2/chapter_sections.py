@@ -8,6 +8,9 @@ from simulator.report import chapter
 from simulator.report.papers.ns2 import figures as figures_ns2
 from simulator.report.papers.ns2 import figures_ns2_sim as figures_ns2_sim
 from simulator.report.papers.ns2 import agreement as ns2_agreement
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 
 def show_timeseries(ch, tables, traces, study, numbers) -> None:
@@ -19,5 +22,5 @@ def show_timeseries(ch, tables, traces, study, numbers) -> None:
 def show_ns2_beside_ours(ch, tables, claims, numbers, claims_file) -> None:
     """NS-2 2.35's own runs (recorded next to the claims file) beside ours, folded."""
     ns2_runs = ns2_agreement.ns2_tables(ns2_agreement.load_records(Path(claims_file).parent))
-    with chapter.folded("NS-2 2.35 beside ours: goodput at every grid point, the tables side by side, the claims on both"):
+    with chapter.folded(f"{NS2} beside ours: goodput at every grid point, the tables side by side, the claims on both"):
         figures_ns2_sim.section(ch, tables, ns2_runs, claims, numbers)

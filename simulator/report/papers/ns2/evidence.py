@@ -4,6 +4,9 @@ catalogue.yaml `evidence`."""
 from __future__ import annotations
 
 import pandas as pd
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 
 def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
@@ -14,7 +17,7 @@ def ns2_rows(tables: pd.DataFrame, reference_dir) -> list[dict]:
     inside, total = ns2_agreement.summary(tables, reference_dir=reference_dir)
     if not total:           # none of this build's points is one NS-2 ran
         return []
-    return [{"chapter": "ns2", "check": f"NS-2 2.35's own agents on the chapter's grid points, goodput within "
+    return [{"chapter": "ns2", "check": f"{NS2}'s own agents on the chapter's grid points, goodput within "
              f"{100 * ns2_agreement.TOLERANCE:g}%", "inside": inside, "total": total, "page": "ns2"}]
 
 

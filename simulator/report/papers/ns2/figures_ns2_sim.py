@@ -16,6 +16,9 @@ from simulator.report.papers.ns2 import agreement as ns2_agreement
 from simulator.report.papers.ns2 import tables as tables_ns2
 from simulator.report.papers.ns2.figures import ALGS, FIGURE_FLOWS, PAPER_FIGURES, SWEEP_LABELS
 from simulator.report.papers.ns2.tables import SCENARIOS
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 # metric -> column header (unit); goodput first: the agreement measure
 SIDE_METRICS = {"throughput_mbps": "goodput, all flows (Mbit/s)", "cwnd_mean": "cwnd (packets)",
@@ -102,13 +105,13 @@ def outside_points(ours: pd.DataFrame, ns2: pd.DataFrame) -> pd.DataFrame:
 def claims_both(ours_claims: pd.DataFrame, ns2_rows: list) -> pd.DataFrame:
     """Each claim row's verdict on NS-2 2.35's output and on ours, and what the pair says."""
     theirs = pd.DataFrame(ns2_rows)[["item", "variant", "verdict"]].rename(
-        columns={"item": "claim", "verdict": "NS-2 2.35"})
+        columns={"item": "claim", "verdict": f"{NS2}"})
     both = ours_claims[["claim", "variant", "verdict"]].rename(columns={"verdict": "ours"}).merge(
         theirs, on=["claim", "variant"], how="left")
-    both["reading"] = [_reading(n, o) for n, o in zip(both["NS-2 2.35"], both["ours"])]
-    for c in ("NS-2 2.35", "ours"):
+    both["reading"] = [_reading(n, o) for n, o in zip(both[f"{NS2}"], both["ours"])]
+    for c in (f"{NS2}", "ours"):
         both[c] = both[c].map(lambda v: VERDICT_WORDS.get(v, "–"))
-    return both[["claim", "variant", "NS-2 2.35", "ours", "reading"]]
+    return both[["claim", "variant", f"{NS2}", "ours", "reading"]]
 
 
 def _reading(ns2: str, ours: str) -> str:
@@ -127,7 +130,7 @@ def _reading(ns2: str, ours: str) -> str:
 
 def verdict_pairs(both: pd.DataFrame) -> pd.DataFrame:
     """How many claim rows got each (NS-2, ours) pair of verdicts."""
-    counts = both.groupby(["NS-2 2.35", "ours"]).size().rename("claim rows").reset_index()
+    counts = both.groupby([f"{NS2}", "ours"]).size().rename("claim rows").reset_index()
     return counts.sort_values("claim rows", ascending=False).reset_index(drop=True)
 
 
@@ -150,7 +153,7 @@ def goodput_figure(ours: pd.DataFrame, ns2: pd.DataFrame):
             ax.scatter(g["mean_ns2"], g["mean_ours"], s=30 if hollow else 14, marker=MARKERS.get(alg, "o"),
                        facecolors="none" if hollow else style.PALETTE[alg], edgecolors=style.PALETTE[alg],
                        label=style.label(alg, None))
-        ax.set(xscale="log", yscale="log", xlim=(lo, hi), ylim=(lo, hi), xlabel="NS-2 2.35 goodput (Mbit/s)",
+        ax.set(xscale="log", yscale="log", xlim=(lo, hi), ylim=(lo, hi), xlabel=f"{NS2} goodput (Mbit/s)",
                title="window 20 (NS-2 default)" if window else "window 0 (no cap)")
     axes[0].set_ylabel("our goodput (Mbit/s)")
     axes[0].legend(loc="upper left", fontsize=9)
@@ -161,17 +164,17 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
     """The whole section: agreement counts and figure, the side-by-side tables, the claims on both; a note
     instead when this build ran none of the grid points NS-2's records hold (a profile or study of one's own)."""
     if ns2_agreement.agreement(ours, ns2).empty:
-        ch.markdown("NS-2 2.35's records (`reference/ns2_sim/`) hold the grid points of `config/studies/ns2/ns2_*.yaml` "
+        ch.markdown(f"{NS2}'s records (`reference/ns2_sim/`) hold the grid points of `config/studies/ns2/ns2_*.yaml` "
                     "with 10 seeds; this build ran none of those points, so there is nothing to put beside them.")
         return
     inside, total = ns2_agreement.summary(ours, ns2)
     ch.markdown(f"**{inside} of {total}** distinct grid points agree within {ns2_agreement.TOLERANCE:.0%} on goodput "
-                "(our mean over the seeds against NS-2 2.35's over the same seeds and start times).")
+                f"(our mean over the seeds against {NS2}'s over the same seeds and start times).")
     ch.figure(goodput_figure(ours, ns2), "ns2_sim_goodput")
     data = ns2_agreement.agreement(ours, ns2)[["study", "point", "algorithm", "window", "mean_ns2", "mean_ours",
                                                "ratio", "inside"]]
     ch.save_download(data, "ns2_sim_goodput.csv")
-    ch.caption("Figure: our mean goodput (all flows, Mbit/s, log scale) against NS-2 2.35's at every "
+    ch.caption(f"Figure: our mean goodput (all flows, Mbit/s, log scale) against {NS2}'s at every "
                        "distinct grid point of the five scenarios (Figures 2-9 of the paper), per algorithm; grey: "
                        f"within {ns2_agreement.TOLERANCE:.0%}. Made from `config/studies/ns2/ns2_*.yaml` and "
                        "`reference/ns2_sim/`. " + ch.download_link("ns2_sim_goodput.csv", "Data of this figure (CSV)") + ".")
@@ -184,7 +187,7 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
         ch.table(side_by_side(ours, ns2, study, numbers), f"{study}_ns2_sim.csv",
                  note=f"Scenario {SCENARIOS[study]} ({PAPER_FIGURES[study]} of the paper), window 20"
                       f"{'' if study == 'ns2_flows' else f', {FIGURE_FLOWS} flows'}: the paper's number where it "
-                      "states one, then NS-2 2.35's mean and ours over the same 10 seeds (start times). {link}. "
+                      "states one, then " + NS2 + "'s mean and ours over the same 10 seeds (start times). {link}. "
                       f"Made from `{study_files.repo_path(study)}` and `reference/ns2_sim/{study}.jsonl`.")
     silent = " ".join(tables_ns2.lossless_timeouts_against(ours, ns2, study) for study in claims_ns2.SWEEPS).strip()
     if silent:
@@ -192,8 +195,8 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
     rows, _ = claims_ns2.build(ns2)
     both = claims_both(ours_claims, rows)
     ch.table(verdict_pairs(both), "ns2_sim_verdict_pairs.csv",
-             note="Claim rows by their verdict on NS-2 2.35's output and on ours (same claims, engine and rule). {link}.")
+             note="Claim rows by their verdict on " + NS2 + "'s output and on ours (same claims, engine and rule). {link}.")
     ch.table(both, "ns2_sim_claims.csv",
-             note="Every claim row decided on NS-2 2.35's records and on our runs by the same rule; *reading* says "
+             note=f"Every claim row decided on {NS2}'s records and on our runs by the same rule; *reading* says "
                   "what the pair separates: a claim NS-2 itself does not reproduce is the paper's, a claim only "
                   "ours misses is our model's. {link}.")

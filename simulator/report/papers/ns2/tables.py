@@ -8,6 +8,9 @@ import pandas as pd
 from simulator import study_files
 from simulator.report import number_format, style
 from simulator.report.papers.ns2 import claims as claims_ns2
+from simulator import peers
+
+NS2 = peers.label("ns2")
 
 SUMMARY_METRICS = {"cwnd_mean": "cwnd (packets)", "cwnd_cv": "cwnd CV", "throughput_mbps": "throughput, all flows (Mbit/s)",
                    "throughput_per_flow_mbps": "throughput per flow (Mbit/s)", "latency_mean_s": "mean latency (s)",
@@ -92,7 +95,7 @@ def lossless_timeouts_note(tables: pd.DataFrame, study: str) -> str:
                 f"{' or '.join(per)} per flow: the round trip ({number_format.num(first['mean_srtt_ms'].min() / 1e3, 2)} "
                 f"s or more) is at least NS-2's {number_format.num(INITIAL_RTO_S)} s initial retransmission timeout "
                 "(`rtxcur_init_`), so each flow's SYN times out before its acknowledgement can return (a second timeout "
-                "per flow on the longer round trips we have not traced; the section on NS-2 2.35 below gives NS-2's "
+                f"per flow on the longer round trips we have not traced; the section on {NS2} below gives NS-2's "
                 "own count).")
     if len(other):
         text += (f" At {len(other)} {'point' if len(other) == 1 else 'points'} with shorter round trips some runs "
@@ -110,7 +113,7 @@ def lossless_timeouts_against(ours: pd.DataFrame, ns2: pd.DataFrame, study: str)
     m = a.merge(b, on=keys, suffixes=("", "_ns2"))
     same = m[(m["timeouts"] == m["timeouts_ns2"]) & (m["loss_pct_ns2"] == 0)]
     differ = m.drop(same.index)
-    text = (f"Timeouts without a loss ({SCENARIOS[study].split(': ')[1]} scenario): NS-2 2.35's own runs lose nothing and time "
+    text = (f"Timeouts without a loss ({SCENARIOS[study].split(': ')[1]} scenario): {NS2}'s own runs lose nothing and time "
             f"out exactly as often as ours at {len(same)} of the {len(m)} points where ours do")
     if len(differ):
         param = claims_ns2.SWEEPS[study]

@@ -17,6 +17,9 @@ from simulator.report.papers.qtcol import scorecard as sq
 from simulator.report import claim_words, style
 from simulator.report import number_format
 from simulator.report.papers.qtcol.figures import DEVQ, MULTI, SWEEP, paper_value, rtt_series, study_file, warm
+from simulator import peers
+
+NS3 = peers.label("ns3")
 
 METRIC_UNITS = {"goodput_mbps": "Mbit/s", "median_rtt_ms": "ms", "median_inflight": "packets", "plr": "ratio",
                 "jain": "index"}
@@ -116,7 +119,7 @@ def ns3_bbr_1bdp(reference_dir) -> str:
     if not path.exists():
         return ""
     goodput = [r["metrics"]["goodput_mbps"] for r in peer_records.read(path)]
-    return (f" ns-3 3.44's own BBR (TcpBbr) in the same set-up gets {num(min(goodput), 3)}-{num(max(goodput), 3)} "
+    return (f" {NS3}'s own BBR (TcpBbr) in the same set-up gets {num(min(goodput), 3)}-{num(max(goodput), 3)} "
             f"Mbit/s over {len(goodput)} seeds (sealed records, reference/ns3_qtcol/), as ours: the paper's code or "
             "set-up is at fault, not our simulator.")
 
