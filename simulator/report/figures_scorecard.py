@@ -89,16 +89,28 @@ def numbers_view(frame: pd.DataFrame, run_range: bool = True) -> pd.DataFrame:
         view["per-run range"] = [interval(lo, hi) for lo, hi in zip(k * frame["run_p025"], k * frame["run_p975"])]
     view["seeds"] = frame["n_seeds"].fillna(0).astype(int)
     view["verdict"] = frame["verdict"].map({**COUNT_NAMES, "inside": "agrees", "outside": "disagrees"})
-    if "fault" in frame:         # who is at fault for a number outside, and what decides it (attribution.py)
+    if "fault" in frame:         # who is at fault for a number outside (attribution.py); evidence: show_numbers
         view["at fault"] = frame["fault"].map(attribution.words).fillna("")
-        view["evidence"] = frame["evidence"].fillna("")
     return view
+
+
+def evidence_lines(frame: pd.DataFrame) -> str:
+    """Each distinct fault and its evidence once, with how many of the table's numbers it covers ('' for none)."""
+    if "fault" not in frame:
+        return ""
+    out = frame[frame["fault"].fillna("") != ""]
+    groups = out.groupby(["fault", "evidence"], sort=False).size()
+    return "\n".join(f"- **{attribution.words(f)}** ({n} {'number' if n == 1 else 'numbers'}): {e}"
+                     for (f, e), n in groups.items())
 
 
 def show_numbers(ch, frame: pd.DataFrame, name: str, head: str, run_range: bool = True) -> None:
     """`head`, then a table of published numbers (numbers_view) with its data as downloads/<name>."""
     ch.markdown(head)
     ch.table(numbers_view(frame, run_range), name)
+    lines = evidence_lines(frame)
+    if lines:
+        ch.markdown("Who is at fault, and the evidence that decides it:\n\n" + lines)
 
 
 def not_run(numbers: pd.DataFrame) -> str:

@@ -24,12 +24,12 @@ def claims_line(c) -> str:
     return f"<b>Compared:</b> {headline.compared_cell(c)}. <b>Claim rows:</b> {counts}."
 
 
-def numbers_line(c) -> str:
+def numbers_line(c, with_fault: bool = True) -> str:
     if not c.numbers and not c.not_run:
         return ""
     by = f" ({html.escape(claim_words.prose(c.agree_by_setting))})" if c.agree_by_setting else ""
     missing = f"; {c.not_run} not run" if c.not_run else ""
-    fault = getattr(c, "numbers_at_fault", "")
+    fault = getattr(c, "numbers_at_fault", "") if with_fault else ""
     outside = f" Outside, at fault: {html.escape(fault)}." if fault else ""
     return f"<b>Published numbers:</b> <b>{c.agree} of {c.numbers}</b> agree with ours{by}{missing}.{outside}"
 
@@ -48,7 +48,7 @@ def paper_html(c, titled: bool) -> str:
     """One paper's paragraph: a line each in its chapter; in the scorecard's box of every paper
     (`titled`) one flowing paragraph without the main reason (its chapter's box gives it), so that the
     box ends on the first screen (tests/test_book_browser.py: above 800 px at 1,280 px)."""
-    lines = [claims_line(c), numbers_line(c), fault_line(c, reason=not titled)]
+    lines = [claims_line(c), numbers_line(c, with_fault=not titled), fault_line(c, reason=not titled)]
     title = f"<b>{html.escape(c.title)}.</b> " if titled else ""
     return f"<p>{title}{(' ' if titled else '<br>').join(line for line in lines if line)}</p>"
 
