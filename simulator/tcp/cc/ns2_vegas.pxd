@@ -15,6 +15,8 @@ cdef class Ns2Vegas(CongestionControl):
     cdef public long last_delta          # the last decision's delta (packets; -1000000: none yet)
     cdef public long long last_ack       # NS-2 last_ack_ (highest packet acknowledged; -1: none)
     cdef double pending_rtt              # this ACK's sample, folded in after the decision (< 0: none)
+    cdef public double first_sent        # firstsent_: when packet 0 was last sent (absolute; < 0: not known yet)
+    cdef public double first_recv        # firstrecv_: vegastime() at the first ACK (< 0: none yet)
 
     cdef void _round_end(self, TcpState s)
     cdef void _slow_start_decision(self, TcpState s, long delta)

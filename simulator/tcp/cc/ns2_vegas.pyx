@@ -5,6 +5,13 @@ packets and seconds. NS-2 numbers packets from 0 and acknowledges the highest in
 next expected packet, so NS-2's seqno is snd_una - 1, its last_ack_ the same, and its t_seqno_ our snd_nxt.
 Per new ACK, in VegasTcpAgent::recv's order (the sender calls cong_avoid on every new ACK, because
 Ns2VegasRecovery leaves recovery on the first one, as NS-2 does):
+* the first ACK (the SYN's) seeds base_rtt with vegastime(), the time since packet 0 was last sent (firstrecv_:
+  `v_baseRTT_ = v_rtt_ = firstrecv_`). TcpAgent::send_much sets firstsent_ whenever it sends packet 0, so when
+  the SYN times out before its ACK comes (round trips longer than the 3 s initial timeout: the NS-2 paper's
+  500-1500 ms links), the clock restarts at the retransmission and base_rtt starts at the few milliseconds
+  between it and the ACK of the first SYN. No round's RTT is smaller and no round has one packet, so base_rtt
+  keeps that value, every decision then finds delta = 2 (between alpha and beta) and the window stays at
+  2.5 packets for the rest of the run, as NS-2's does;
 * the ACK after the SYN's (last_ack_ was 0) opens windowInit_ (`cwnd_ = initial_window()` before newack);
 * once per round, when the ACK reaches beg_seq (v_begseq_): rtt = the mean of the round's samples (v_sumRTT_ /
   v_cntRTT_), or the time since the round began if none; rttLen = snd_nxt - beg_seq (packets sent in the
@@ -22,7 +29,7 @@ Ns2VegasRecovery leaves recovery on the first one, as NS-2 does):
 Not ported: the fine-grained timer v_timeout_ and the retransmissions it triggers on the first ACKs after a
 fast retransmit (v_worried_, vegas_expire): loss is found by three duplicate ACKs or the coarse timer only.
 """
-from simulator.tcp.cc.base cimport AckSample, CongestionControl, TcpState
+from simulator.tcp.cc.base cimport CA_EVENT_LOSS, AckSample, CongestionControl, TcpState
 
 # tcl/lib/ns-default.tcl Agent/TCP/Vegas v_alpha_, v_beta_, v_gamma_; the initial ssthresh_ is int(window_) when
 # the agent is made (tcp/tcp.cc TcpAgent::reset), window_'s default 20, before a script sets its own window_
@@ -57,10 +64,21 @@ cdef class Ns2Vegas(CongestionControl):
         self.last_delta = NO_DELTA
         self.last_ack = -1
         self.pending_rtt = -1.0
+        self.first_sent = -1.0
+        self.first_recv = -1.0
+
+    cpdef void cwnd_event(self, TcpState s, int event):
+        if event == CA_EVENT_LOSS and s.snd_una == 0:
+            self.first_sent = s.now     # the timeout resends packet 0 now: send_much sets firstsent_ again
 
     cpdef void pkts_acked(self, TcpState s, AckSample sample):
-        if self.beg_time < 0 and sample.rtt >= 0:
-            self.beg_time = s.now - sample.rtt
+        if self.first_recv < 0:         # the first ACK: VegasTcpAgent::recv's firstrecv_ block
+            if self.first_sent < 0:
+                self.first_sent = s.now - sample.rtt if sample.rtt >= 0 else s.now
+            self.first_recv = s.now - self.first_sent
+            self.base_rtt = self.first_recv
+            if self.beg_time < 0:
+                self.beg_time = self.first_sent   # v_begtime_ 0: vegastime()'s origin
         # the SYN (packet 0) went at NS-2's vegastime() 0, which its recv reads as "no send time"
         self.pending_rtt = sample.rtt if s.snd_una > 1 else -1.0
 

@@ -94,9 +94,10 @@ def lossless_timeouts_note(tables: pd.DataFrame, study: str) -> str:
         text = (f"At {len(first)} of {total} grid points every run lost nothing yet timed out{delays}, "
                 f"{' or '.join(per)} per flow: the round trip ({number_format.num(first['mean_srtt_ms'].min() / 1e3, 2)} "
                 f"s or more) is at least NS-2's {number_format.num(INITIAL_RTO_S)} s initial retransmission timeout "
-                "(`rtxcur_init_`), so each flow's SYN times out before its acknowledgement can return (a second timeout "
-                f"per flow on the longer round trips we have not traced; the section on {NS2} below gives NS-2's "
-                "own count).")
+                "(`rtxcur_init_`), so each flow's SYN times out before its acknowledgement can return. A second timeout "
+                "per flow comes where the round trip exceeds 6 s: the SYN, sent twice, gives no RTT sample (Karn's "
+                "rule), so the first data packet runs under the timer backed off to 6 s, shorter than its round trip "
+                f"(the section on {NS2} below gives NS-2's own count).")
     if len(other):
         text += (f" At {len(other)} {'point' if len(other) == 1 else 'points'} with shorter round trips some runs "
                  f"timed out without a loss ({number_format.num(other['timeouts_per_flow'].max())} per flow at most, "
