@@ -37,17 +37,21 @@ def test_a_missing_or_edited_record_is_refused_naming_file_and_line(tmp_path, ed
     assert "ns3_wifi/records.jsonl" in str(e.value)
 
 
-def test_the_agreement_table_counts_cells_within_5_percent_and_shows_bianchi_without_aggregation():
+def test_the_agreement_table_counts_cells_within_the_bounds_and_shows_bianchi_without_aggregation():
     t = wifi_agreement.table(REFERENCE)
     inside, total = wifi_agreement.counts(t)
-    assert total == len(ns3_wifi.cells()) and inside == int(((t["ours_mbps"] / t["ns3_mbps"] - 1).abs() <= 0.05).sum())
+    goodput = (t["ours_mbps"] / t["ns3_mbps"] - 1).abs() <= 0.05
+    rtt = ~((t["ours_rtt_ms"] / t["ns3_rtt_ms"] - 1).abs() > 0.15)         # UDP cells: no RTT to compare
+    assert total == len(ns3_wifi.cells()) and inside == int((goodput & rtt).sum())
+    tcp = t[t["traffic"].str.startswith("TCP")]
+    assert len(tcp) == 4 and tcp["ns3_rtt_ms"].notna().all() and tcp["ours_rtt_ms"].notna().all()
     single = t[t["aggregation"] == "single MPDU"]
     assert single["bianchi_mbps"].notna().all() and t.loc[t["aggregation"] == "A-MPDU", "bianchi_mbps"].isna().all()
     # Bianchi's model and our MAC share the exchange: within 1% wherever it applies
     assert ((single["ours_mbps"] / single["bianchi_mbps"] - 1).abs() < 0.01).all()
     assert f"{inside} of {total} cells" in wifi_agreement.answer(t)
     shown = wifi_agreement.shown(t)
-    assert list(shown["within 5%"]) == ["yes" if i else "no" for i in t["inside"]]
+    assert list(shown["within the bounds"]) == ["yes" if i else "no" for i in t["inside"]]
 
 
 def test_ns3_remakes_a_committed_record_exactly(tmp_path):
@@ -60,3 +64,11 @@ def test_ns3_remakes_a_committed_record_exactly(tmp_path):
     made = json.loads(out.read_text())
     committed = next(r for r in peer_records.read(REFERENCE / ns3_wifi.RECORDS) if r["cell"] == cell)
     assert peer_records.canonical(made) == peer_records.canonical(committed)
+
+
+def test_every_cell_outside_the_bounds_is_explained():
+    t = wifi_agreement.table(REFERENCE)
+    text = wifi_agreement.explanations(t)
+    assert (text == "") == bool(t["inside"].all())
+    assert "Not explained yet" not in text
+    assert all(phy in text for phy in t.loc[~t["inside"], "phy"])

@@ -1,4 +1,5 @@
-"""Our 802.11 MAC (simulator/net/wifi_mac.pyx) against ns-3's Wi-Fi module: UDP saturation cells.
+"""Our 802.11 MAC (simulator/net/wifi_mac.pyx) against ns-3's Wi-Fi module: UDP saturation cells, and TCP
+bulk flows over the packet network's channel (simulator/net/wifi_network.pyx).
 
 One access point and 1-4 stations at 1-4 m (no frame errors at that range), YansWifiChannel, a fixed rate
 (ConstantRateWifiManager: the data MCS, control frames at 24 Mbit/s), best effort, no RTS/CTS; every
@@ -8,7 +9,14 @@ goodput is the UDP payload the sinks receive from 1.5 s to the end. A-MPDU on (n
 off (BE_MaxAmpduSize 0: one MPDU a transmission, a normal ACK). ns-3 keeps global state, so each cell
 is a process of its own (`python -m simulator.validation.ns3_wifi --cell NAME --out FILE`).
 
-Our side of a cell is WifiMedium with the same PHY and limits: uplink, `stations` saturated stations;
+TCP cells: a server 1 Gbit/s and 0.1 ms from the access point sends one bulk flow (CUBIC or NewReno,
+1,448-byte segments, 16 MB socket buffers, ns-3's defaults otherwise: SACK, timestamps, delayed ACKs of 2)
+to one station; the access point's only queue is its MAC queue of TCP_QUEUE packets (no queue disc:
+TrafficControlHelper.Uninstall; no MaxDelay drop); measured from 6 s to 20 s: goodput at the sink and the
+sender's smoothed RTT sampled every 0.1 s. Our side is the testbed model on the 802.11 channel, Ethernet to
+Wi-Fi, with the same PHY, queue and algorithm (stack linux).
+
+Our side of a UDP cell is WifiMedium with the same PHY and limits: uplink, `stations` saturated stations;
 downlink, one (the access point: one backoff, whatever station it sends to). Bianchi's model (bianchi.py)
 stands beside the cells without aggregation, whose exchange it describes. The default build reads ns-3's
 committed records (reference/ns3_wifi/) and runs only our side (a few hundred ms); `snakemake --cores all
@@ -26,13 +34,17 @@ START_S, WARM_S = 1.0, 1.5          # the sources start, the measurement starts
 DURATION_S = 3.0                     # the sources send from START_S for this long
 OURS_SECONDS = 10.0                  # simulated seconds of our side (saturation: no warm-up needed)
 RECORDS = "ns3_wifi/records.jsonl"   # in the reference folder (config key reference_dir)
+TCP_QUEUE = 1000                     # the access point's MAC queue, packets (ours: ap_buffer_pkts)
+TCP_START_S, TCP_WARM_S, TCP_END_S, TCP_SAMPLE_S = 1.0, 6.0, 20.0, 0.1
+TCP_TYPES = {"cubic": "TcpCubic", "newreno": "TcpNewReno"}
 HT20 = {"standard": "n", "channel_mhz": 20, "mcs": 7, "streams": 1}
 VHT80 = {"standard": "ac", "channel_mhz": 80, "mcs": 9, "streams": 1}
 
 
 def cells() -> list[dict]:
-    """The matrix: 802.11n 20 MHz MCS 7 and 802.11ac 80 MHz MCS 9 (one stream each), 1-4 stations, uplink
-    and downlink, A-MPDU on and off (802.11ac: off only for one station)."""
+    """The matrix: UDP saturation with 802.11n 20 MHz MCS 7 and 802.11ac 80 MHz MCS 9 (one stream each), 1-4
+    stations, uplink and downlink, A-MPDU on and off (802.11ac: off only for one station); then one TCP bulk
+    flow down to one station, CUBIC and NewReno, on each PHY."""
     out = []
     for phy, counts in ((HT20, (1, 2, 3, 4)), (VHT80, (1, 2, 4))):
         for n in counts:
@@ -40,13 +52,16 @@ def cells() -> list[dict]:
                 for agg in (True, False):
                     if agg or phy is HT20 or n == 1:
                         out.append({**phy, "stations": n, "direction": direction, "aggregation": agg})
+    for phy in (HT20, VHT80):
+        for cc in TCP_TYPES:
+            out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
     return out
 
 
 def name(cell: dict) -> str:
-    """'n20-mcs7-up-4sta-ampdu': a cell's key in the records."""
-    return (f"{cell['standard']}{cell['channel_mhz']}-mcs{cell['mcs']}-{cell['direction']}-{cell['stations']}sta-"
-            f"{'ampdu' if cell['aggregation'] else 'single'}")
+    """'n20-mcs7-up-4sta-ampdu', 'ac80-mcs9-down-1sta-tcp-cubic': a cell's key in the records."""
+    tail = f"tcp-{cell['tcp']}" if cell.get("tcp") else ("ampdu" if cell["aggregation"] else "single")
+    return f"{cell['standard']}{cell['channel_mhz']}-mcs{cell['mcs']}-{cell['direction']}-{cell['stations']}sta-{tail}"
 
 
 def by_name(cell_name: str) -> dict:
@@ -66,7 +81,7 @@ def medium_params(cell: dict) -> dict:
 
 
 def ours(cell: dict, seed: int = 1) -> float:
-    """Our goodput of a cell, Mbit/s of UDP payload."""
+    """Our goodput of a UDP cell, Mbit/s of UDP payload."""
     from simulator.net.wifi_mac import WifiMedium
 
     m = WifiMedium(medium_params(cell), seed=seed)
@@ -74,9 +89,35 @@ def ours(cell: dict, seed: int = 1) -> float:
     return float(m.delivered_payload_bytes.sum()) * 8 / (m.now_ns * 1e-9) / 1e6 * UDP_PAYLOAD / IP_PACKET
 
 
+def tcp_params(cell: dict) -> dict:
+    """The testbed model's parameters of a TCP cell (simulator/scenarios/wifi_testbed.params.yaml)."""
+    return {"model": "testbed", "algorithm": cell["tcp"], "medium": "wifi", "link_setup": "eth_wifi",
+            "duration": TCP_END_S - TCP_START_S, "mac_standard": cell["standard"],
+            "mac_channel_mhz": cell["channel_mhz"], "mac_spatial_streams": cell["streams"], "mac_mcs": cell["mcs"],
+            "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE, "wifi_delay_ms": 0.0}
+
+
+def ours_tcp(cell: dict, seed: int = 1) -> dict:
+    """Our goodput (Mbit/s) and mean smoothed RTT (ms) of a TCP cell, over ns-3's measured span."""
+    import numpy as np
+
+    from simulator import registry
+    from simulator.models.flow_config import samples
+    from simulator.scenarios import wifi_testbed
+
+    p = registry.resolve(tcp_params(cell))
+    out = wifi_testbed.simulate(p, registry.key(p, seed))
+    s = samples(out)
+    lo, hi = TCP_WARM_S - TCP_START_S, TCP_END_S - TCP_START_S
+    span = (s.t > lo) & (s.t <= hi)
+    delivered = np.interp([lo, hi], s.t, s.delivered[:, 0])
+    return {"goodput_mbps": float(delivered[1] - delivered[0]) * p["mss_bytes"] * 8 / (hi - lo) / 1e6,
+            "mean_rtt_ms": float(np.mean(s.srtt[span, 0])) * 1e3}
+
+
 def bianchi_mbps(cell: dict) -> float | None:
     """Bianchi's saturation goodput of a cell without aggregation (None with A-MPDU, which his model lacks)."""
-    if cell["aggregation"]:
+    if cell["aggregation"] or cell.get("tcp"):
         return None
     from simulator.net import bianchi, wifi_mac, wifi_phy
 
@@ -94,7 +135,9 @@ def bianchi_mbps(cell: dict) -> float | None:
 
 # ------------------------------------------------------------------ ns-3
 def run_ns3(cell: dict, seed: int = 1) -> dict:
-    """One cell in ns-3: {'goodput_mbps', 'per_station_mbps'}."""
+    """One cell in ns-3: {'goodput_mbps', 'per_station_mbps'} (UDP) or {'goodput_mbps', 'mean_rtt_ms'} (TCP)."""
+    if cell.get("tcp"):
+        return run_ns3_tcp(cell, seed)
     from ns import ns
 
     ns.RngSeedManager.SetSeed(1)
@@ -120,6 +163,78 @@ def run_ns3(cell: dict, seed: int = 1) -> dict:
     per = [(s.GetTotalRx() - b) * 8 / span / 1e6 for s, b in zip(sinks, before)]
     ns.Simulator.Destroy()
     return {"goodput_mbps": sum(per), "per_station_mbps": per}
+
+
+# the sender's smoothed RTT (trace "RTT" of socket 0 of node 0, the server), kept in C++: it fires per ACK
+RTT_CPP = r"""
+#include "ns3/core-module.h"
+namespace tcpsim_wifi {
+double srtt = 0;
+void OnRtt(ns3::Time, ns3::Time now) { srtt = now.GetSeconds(); }
+void Connect() {
+  ns3::Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTT", ns3::MakeCallback(&OnRtt));
+}
+}
+"""
+
+
+def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
+    """One TCP cell in ns-3: a wired server's bulk flow through the access point to one station."""
+    import cppyy
+    from ns import ns
+
+    cppyy.cppdef(RTT_CPP)
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(seed)
+    for key, value in (("ns3::TcpL4Protocol::SocketType", ns.StringValue(f"ns3::{TCP_TYPES[cell['tcp']]}")),
+                       ("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1448)),
+                       ("ns3::TcpSocket::SndBufSize", ns.UintegerValue(16 << 20)),
+                       ("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(16 << 20)),
+                       ("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(10)),
+                       ("ns3::WifiMacQueue::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{TCP_QUEUE}p"))),
+                       ("ns3::WifiMacQueue::MaxDelay", ns.TimeValue(ns.Seconds(1000)))):
+        ns.Config.SetDefault(key, value)
+    server, ap, sta = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
+    for c in (server, ap, sta):
+        c.Create(1)
+    p2p = ns.PointToPointHelper()
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue("1Gbps"))
+    p2p.SetChannelAttribute("Delay", ns.StringValue("0.1ms"))
+    wired = p2p.Install(server.Get(0), ap.Get(0))
+    ap_dev, sta_dev = _wifi_devices(ns, cell, ap, sta)
+    _place(ns, ap, sta)
+    stack = ns.InternetStackHelper()
+    for c in (server, ap, sta):
+        stack.Install(c)
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
+    addr.Assign(wired)
+    addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
+    addr.Assign(ap_dev)
+    sta_if = addr.Assign(sta_dev)
+    tc = ns.TrafficControlHelper()          # the MAC queue only (addresses install a queue disc: remove it)
+    tc.Uninstall(ap_dev)
+    tc.Uninstall(sta_dev)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    target = ns.InetSocketAddress(sta_if.GetAddress(0), 5000).ConvertTo()
+    sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 5000).ConvertTo())
+    sink_app = sink.Install(sta.Get(0))
+    sink_app.Start(ns.Seconds(0))
+    bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", target)
+    bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
+    bulk.Install(server.Get(0)).Start(ns.Seconds(TCP_START_S))
+    ns.Simulator.Stop(ns.Seconds(TCP_WARM_S))
+    ns.Simulator.Run()
+    received = sink_app.Get(0).GetTotalRx()
+    cppyy.gbl.tcpsim_wifi.Connect()
+    rtts = []
+    for _ in range(int(round((TCP_END_S - TCP_WARM_S) / TCP_SAMPLE_S))):
+        ns.Simulator.Stop(ns.Seconds(TCP_SAMPLE_S))
+        ns.Simulator.Run()
+        rtts.append(cppyy.gbl.tcpsim_wifi.srtt * 1e3)
+    goodput = (sink_app.Get(0).GetTotalRx() - received) * 8 / (TCP_END_S - TCP_WARM_S) / 1e6
+    ns.Simulator.Destroy()
+    return {"goodput_mbps": goodput, "mean_rtt_ms": sum(rtts) / len(rtts)}
 
 
 def _wifi_devices(ns, cell, ap, sta):
