@@ -356,6 +356,8 @@ cdef class WifiNetwork(Network):
             length, mpdus = nxt, mpdus + 1
         while self.wlen[c] < self.win and self.queue_length(self.wlink[c]):
             pid = self._dequeue(self.wlink[c])
+            if pid < 0:
+                break                                # an AQM (CoDel) dropped what was left
             slot = base + (self.whead[c] + self.wlen[c]) % self.win
             self.wpid[slot] = pid
             self.wlen[c] += 1
