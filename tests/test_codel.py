@@ -125,6 +125,29 @@ def test_fq_codel_drops_in_each_flow_by_its_own_sojourn_time():
     assert 500 in out and q.flow_drops(2) == 0 and q.flow_drops(1) > 0
 
 
+def test_a_network_link_with_codel_frees_and_counts_the_packets_it_drops_at_dequeue():
+    from simulator.net.network import Network
+    ev = clock()
+    net = Network(ev, 1, 2, 1)
+    link = net.add_link(1e6, 0.0, 1000)         # 1000 bytes: 8 ms each
+    q = CoDelQueue(ev, 1000, target=TARGET, interval=INTERVAL, mtu=0)
+    net.set_queue(link, q)
+    net.set_route(0, 0, [link])
+    for seq in range(100):
+        net.py_send(0, 0, seq, 0.0, 1000)
+    delivered = 0
+    while len(ev):
+        now, _, kind, data = ev.next()
+        if kind == 1:
+            net.py_link_done(data, now)
+        elif net.py_arrive(data, now) == 1:
+            delivered += 1
+            net.py_free(data)
+    assert q.codel_drops > 0 and delivered + q.codel_drops == 100
+    assert net.link_stats(link)["drops"] == q.codel_drops == net.pushed_out_drops(0)
+    assert net.in_network == 0                  # every dropped packet was freed
+
+
 # ------------------------------------------------------------------------------ the testbed's access point
 def resolve(**kw):
     return registry.resolve({"model": "testbed", "algorithm": "cubic", **kw})
@@ -163,3 +186,6 @@ def test_fq_codel_at_the_access_point_cuts_the_ping_rtt_under_a_cubic_flow():
     assert fifo["ping_rtt_mean_ms"] > 10
     assert fq["ping_rtt_mean_ms"] < 5 and fq["ping_rtt_mean_ms"] < fifo["ping_rtt_mean_ms"] / 4
     assert fq["throughput_mean_mbps"] > 0.8 * fifo["throughput_mean_mbps"]
+    # the bulk flow's own queueing delay follows CoDel's target (mac80211's 20 ms; 5 ms here)
+    short = run(ap_queue="fq_codel", ap_codel_target_ms=5)
+    assert short["tcp_rtt_mean_ms"] < 12 < fifo["tcp_rtt_mean_ms"] and short["retransmit_pct"] > 0

@@ -16,7 +16,9 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
     reordering, and capacity redrawn every capacity_interval s by a seeded AR(1) process
     (sd capacity_sd of the mean); or, with `capacity_schedule: [[t_s, mbit/s], ...]`, a fixed
     schedule of the wireless capacity instead (times increasing, from 0).
-  * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000).
+  * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000); or, with
+    medium: wifi and ap_queue: fq_codel, mac80211's FQ-CoDel on each of its wireless links (target, interval
+    and quantum as mac80211 sets them; simulator/net/codel.pyx).
   * background flows: CUBIC (Linux's default) from the same client to the same server, started
     with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
   * optional UDP-like cross traffic on the same path at cross_mbps (mean load): Poisson packets,
