@@ -148,6 +148,33 @@ def test_a_network_link_with_codel_frees_and_counts_the_packets_it_drops_at_dequ
     assert net.in_network == 0                  # every dropped packet was freed
 
 
+def test_the_802_11_channel_frees_and_counts_every_packet_codel_drops_at_dequeue():
+    from simulator.net.wifi_network import WifiNetwork
+    ev = clock()
+    net = WifiNetwork(ev, 0, 1, 1)
+    link = net.add_link(1e9, 0.0, 10_000)
+    # a microsecond target and interval: CoDel drops most of each backlog, several per dequeue
+    q = CoDelQueue(ev, 10_000, target=1e-6, interval=1e-6, mtu=0)
+    net.set_queue(link, q)
+    net.set_route(0, 0, [link])
+    net.set_wifi([link], ["sta"], {"standard": "n", "channel_mhz": 20, "spatial_streams": 1, "mcs": 7}, "codel")
+    sent = delivered = 0
+    for burst in range(20):                     # bursts 1 ms apart
+        ev.schedule(burst * 1e-3, 2, burst)
+    while len(ev):
+        now, _, kind, data = ev.next()
+        if kind == 2:
+            for seq in range(200):
+                sent += net.py_send(0, 0, 200 * data + seq, now, 1514)
+        elif kind == 0:
+            net.py_link_done(data, now)
+        elif net.py_arrive(data, now) == 1:
+            delivered += 1
+            net.py_free(data)
+    assert q.codel_drops > 0 and delivered > 0
+    assert delivered + q.codel_drops == sent and net.in_network == 0
+
+
 # ------------------------------------------------------------------------------ the testbed's access point
 def resolve(**kw):
     return registry.resolve({"model": "testbed", "algorithm": "cubic", **kw})

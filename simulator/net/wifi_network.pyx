@@ -278,7 +278,7 @@ cdef class WifiNetwork(Network):
             self.tx[c] = self._has_work(c) and self._expiry(c) == t
             if self.tx[c]:
                 self.ppdu_end[c] = t + self._build_ampdu(c)
-                if self.wlen[c] == 0:                # an AQM dropped all it had: nothing to send
+                if self.wlen[c] == 0:                # an AQM dropped all it had (a guard): nothing to send
                     self.tx[c] = 0
                     continue
                 any_tx = True
@@ -364,7 +364,7 @@ cdef class WifiNetwork(Network):
             length, mpdus = nxt, mpdus + 1
         while self.wlen[c] < self.win and self.queue_length(self.wlink[c]):
             pid = self._dequeue(self.wlink[c])
-            if pid < 0:                              # an AQM (CoDel) dropped what that link had left
+            if pid < 0:      # an AQM dropped what that link had left (not CoDel: it keeps a flow's last packet)
                 link = self._pick_link(c) if self.wlen[c] == 0 else -1
                 if link < 0:
                     break
