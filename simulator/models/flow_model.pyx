@@ -310,8 +310,12 @@ cdef class FlowModel:
         return self.net.set_medium(links)
 
     def configure_link(self, int link, queue=None, loss=None, jitter=None):
-        """Queue discipline, random loss and jitter of one network link (see Network)."""
+        """Queue discipline, random loss and jitter of one network link (see Network).  queue: a
+        PacketQueue, or a function of the run's EventQueue returning one (a discipline that reads the
+        clock, such as CoDel)."""
         if queue is not None:
+            if callable(queue):
+                queue = queue(self.events)
             self.net.set_queue(link, queue)
         if loss is not None:
             self.net.set_loss(link, loss)

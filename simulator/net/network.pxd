@@ -1,6 +1,7 @@
 from simulator.core.events cimport EventQueue
 from simulator.net.impairments cimport Jitter, LossModel
 from simulator.net.links cimport Link, Links, Waiting
+from simulator.net.queue_disc cimport PacketQueue
 
 cdef enum:
     PKT_DATA = 0
@@ -39,7 +40,7 @@ cdef class Network(Links):
     cdef int* flow_route            # per flow and kind: route id (2 * flow + kind)
     cdef int n_flows
     cdef readonly long long random_losses
-    cdef long long* pushed_out      # per flow: queued packets a discipline dropped to admit another
+    cdef long long* pushed_out      # per flow: queued packets a discipline dropped (to admit another, or at dequeue)
 
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
                         int size) except -1
@@ -57,3 +58,4 @@ cdef class Network(Links):
     cdef int _enqueue_disc(self, int link, int pid) except -2
     cdef void _start(self, int link, int pid, double now) except *
     cdef int _dequeue(self, int link) except -2
+    cdef int _free_head_drops(self, int link, PacketQueue q) except -1

@@ -148,8 +148,13 @@ cdef class Network(Links):
         """The link's next waiting packet (removed from its queue), or -1."""
         cdef Link* l = &self.links[link]
         cdef int pid
+        cdef PacketQueue q
         if self.impaired[link] & 4:
-            return (<PacketQueue>self.queues[link]).dequeue()
+            q = <PacketQueue>self.queues[link]
+            pid = q.dequeue()
+            if q.n_head_drops:
+                self._free_head_drops(link, q)
+            return pid
         if l.count == 0:
             return -1
         pid = l.ring[l.head]
@@ -198,6 +203,17 @@ cdef class Network(Links):
                 self.pushed_out[self.pkts[victim].flow] += 1
                 self.free_packet(victim)
         return accepted
+
+    cdef int _free_head_drops(self, int link, PacketQueue q) except -1:
+        """Packets the discipline dropped at dequeue (CoDel) count as the link's drops and their flows'."""
+        cdef long k
+        cdef int victim
+        for k in range(q.n_head_drops):
+            victim = q.head_drops[k]
+            self.links[link].drops += 1
+            self.pushed_out[self.pkts[victim].flow] += 1
+            self.free_packet(victim)
+        return 0
 
     cdef int link_done(self, int link, double now) except -1:
         """Serialisation of the link's current packet ends: it propagates; the next one starts."""

@@ -272,13 +272,21 @@ cdef class WifiNetwork(Network):
     cdef int _contend(self, long long t) except -1:
         """The backoff of one or more contenders runs out at t: they transmit; the others count the slots."""
         cdef int c
+        cdef bint any_tx = False
         cdef long long busy_end = t
         for c in range(self.n_cont):
             self.tx[c] = self._has_work(c) and self._expiry(c) == t
             if self.tx[c]:
                 self.ppdu_end[c] = t + self._build_ampdu(c)
+                if self.wlen[c] == 0:                # an AQM dropped all it had (a guard): nothing to send
+                    self.tx[c] = 0
+                    continue
+                any_tx = True
                 busy_end = max(busy_end, self.ppdu_end[c])
-            elif self.resume[c] <= t:
+        if not any_tx:
+            return self._plan_next()
+        for c in range(self.n_cont):
+            if not self.tx[c] and self.resume[c] <= t:
                 # the boundaries resume, resume + slot, ..., up to t each took one slot off
                 self.counter[c] -= min(self.counter[c], <int>((t - self.resume[c]) // self.slot_ns + 1))
         self.exchanges += 1
@@ -341,7 +349,7 @@ cdef class WifiNetwork(Network):
     cdef long long _build_ampdu(self, int c) except -1:
         """Contender c's PPDU: window MPDUs to send again, then new packets while the window and the
         limits allow; returns its duration, ns."""
-        cdef int j, slot, pid, mpdus = 0, base = c * self.win
+        cdef int j, slot, pid, link, mpdus = 0, base = c * self.win
         cdef long long length = 0, nxt
         if self.wlen[c] == 0:
             self.wlink[c] = self._pick_link(c)
@@ -356,6 +364,12 @@ cdef class WifiNetwork(Network):
             length, mpdus = nxt, mpdus + 1
         while self.wlen[c] < self.win and self.queue_length(self.wlink[c]):
             pid = self._dequeue(self.wlink[c])
+            if pid < 0:      # an AQM dropped what that link had left (not CoDel: it keeps a flow's last packet)
+                link = self._pick_link(c) if self.wlen[c] == 0 else -1
+                if link < 0:
+                    break
+                self.wlink[c] = link                 # another of c's links has packets: its turn
+                continue
             slot = base + (self.whead[c] + self.wlen[c]) % self.win
             self.wpid[slot] = pid
             self.wlen[c] += 1

@@ -16,7 +16,9 @@ the chapter's "parameters we chose" page; none tuned to the paper's numbers):
     reordering, and capacity redrawn every capacity_interval s by a seeded AR(1) process
     (sd capacity_sd of the mean); or, with `capacity_schedule: [[t_s, mbit/s], ...]`, a fixed
     schedule of the wireless capacity instead (times increasing, from 0).
-  * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000).
+  * the access point's transmit queue: DropTail of ap_buffer_pkts (Linux's txqueuelen 1000); or, with
+    medium: wifi and ap_queue: fq_codel, mac80211's FQ-CoDel on each of its wireless links (target, interval
+    and quantum as mac80211 sets them; simulator/net/codel.pyx).
   * background flows: CUBIC (Linux's default) from the same client to the same server, started
     with the measured flow; bidirectional: a second flow of the same algorithm server -> client.
   * optional UDP-like cross traffic on the same path at cross_mbps (mean load): Poisson packets,
@@ -57,6 +59,10 @@ HEADERS, WIRE, ACK_WIRE, PING_WIRE = 66, 1514, 66, 98
 # keys of the abstract channel (medium: simple) and of the 802.11 one (medium: wifi, the mac_ keys)
 SIMPLE_ONLY = ("wifi_mbps", "loss_pct", "jitter_ms", "capacity_sd", "capacity_interval", "capacity_schedule")
 
+# the access point's FQ-CoDel (ap_queue: fq_codel): out of every fifo run's key, so existing runs keep theirs
+AP_QUEUE_KEYS = ("ap_queue", "ap_codel_target_ms", "ap_codel_interval_ms", "ap_fq_quantum_bytes")
+AP_QUEUES = ("fifo", "fq_codel")
+
 
 def mac_keys(p):
     return [k for k in p if k.startswith("mac_")]
@@ -67,6 +73,8 @@ def key_params(p):
     the mac_ keys of a simple-medium run (they came later and do not touch it: every existing run
     kept its key), and the simple channel's keys of an 802.11 run (it does not read them)."""
     q = network_keys.key_params(p)
+    if q.get("ap_queue", "fifo") == "fifo":
+        q = {k: v for k, v in q.items() if k not in AP_QUEUE_KEYS}
     if q.get("medium", "simple") == "simple":
         return {k: v for k, v in q.items() if k != "medium" and not k.startswith("mac_")}
     return {k: v for k, v in q.items() if k not in SIMPLE_ONLY}
@@ -83,6 +91,22 @@ def check_medium_keys(p, given):
     if wrong:
         raise ValueError(f"keys {wrong} apply to {other} only, and this run has medium: {p['medium']}; "
                          f"allowed: drop them, or set medium to the one they describe")
+    check_ap_queue_keys(p, given)
+
+
+def check_ap_queue_keys(p, given):
+    """FQ-CoDel needs the 802.11 channel (its wireless links are the ones the discipline is set on), and
+    its keys need ap_queue: fq_codel."""
+    if p["ap_queue"] == "fq_codel" and p["medium"] != "wifi":
+        raise ValueError(f"ap_queue: fq_codel needs medium: wifi (mac80211's queues on the 802.11 channel), "
+                         f"and this run has medium: {p['medium']}; allowed: ap_queue: fifo, or medium: wifi")
+    wrong = [k for k in AP_QUEUE_KEYS[1:] if given.get(k) is not None]
+    if p["ap_queue"] == "fifo" and wrong:
+        raise ValueError(f"keys {wrong} apply to ap_queue: fq_codel only, and this run has ap_queue: fifo; "
+                         f"allowed: drop them, or set ap_queue: fq_codel")
+    if p["ap_codel_target_ms"] > p["ap_codel_interval_ms"]:
+        raise ValueError(f"ap_codel_target_ms: {p['ap_codel_target_ms']} exceeds ap_codel_interval_ms: "
+                         f"{p['ap_codel_interval_ms']}; allowed: a target at most the interval (RFC 8289 4.4)")
 
 
 def params_with_defaults(params):
@@ -90,7 +114,7 @@ def params_with_defaults(params):
     p = with_defaults(DEFAULTS, params)
     for key, allowed in (("medium", MEDIA), ("algorithm", catalogue.accepted(ALGORITHMS)), ("link_setup", LINK_SETUPS),
                          ("background", tuple(BACKGROUNDS)), ("background_cc", catalogue.accepted(ALGORITHMS)),
-                         ("cross_mode", CROSS_MODES), ("stack", stacks.NAMES)):
+                         ("cross_mode", CROSS_MODES), ("stack", stacks.NAMES), ("ap_queue", AP_QUEUES)):
         check_choice(p, key, allowed, "testbed")
     network_keys.check(p, "testbed", len(flow_algorithms(p)))
     for name in set(flow_algorithms(p)):
@@ -187,11 +211,29 @@ def wifi_channel(topo, p):
     return {"links": links, "owners": owners, "params": mac_params(p)}
 
 
+def ap_queues(topo, p):
+    """ap_queue: fq_codel: one FQ-CoDel per access-point-to-host wireless link, as mac80211 keeps one per
+    station and TID (net/mac80211/tx.c; one TID here), each reading the run's clock (FlowModel builds it
+    with the EventQueue).  mtu 0: mac80211's codel_params have no MTU floor (codel_params_init leaves it 0)."""
+    if p["ap_queue"] == "fifo":
+        return None
+    from functools import partial
+    make = partial(_fq_codel, limit=int(p["ap_buffer_pkts"]), target=p["ap_codel_target_ms"] / 1e3,
+                   interval=p["ap_codel_interval_ms"] / 1e3, quantum=int(p["ap_fq_quantum_bytes"]))
+    return {link: {"queue": make} for link in topo.link_ids("wireless")
+            if (topo.links[link // 2].a if link % 2 == 0 else topo.links[link // 2].b) == "ap"}
+
+
+def _fq_codel(events, limit, target, interval, quantum):
+    from simulator.net.codel import FqCoDelQueue
+    return FqCoDelQueue(events, limit, target, interval, quantum, 0)
+
+
 def channel(topo, p, key):
     """FlowConfig's settings of the wireless hops: the abstract channel's loss, jitter, capacity changes
     and half-duplex medium, or the 802.11 channel."""
     if p["medium"] == "wifi":
-        return {"wifi": wifi_channel(topo, p)}
+        return {"wifi": wifi_channel(topo, p), "links": ap_queues(topo, p)}
     return {"links": impairments(topo, p, key), "medium": topo.link_ids("wireless"),
             "schedule": capacity_schedule(topo, p, key)}
 
