@@ -241,7 +241,7 @@ def test_the_quoted_numbers_table_gives_both_channels_and_what_of_the_sweep_reac
                                    "802.11 channel: per-run range", "verdict")} == {
         "the report says": "25–40", "abstract channel: per-run range": "10–12", "abstract channel": "outside",
         "802.11 channel: per-run range": "2–3", "verdict": "outside"}
-    assert opened["sweep settings that reach it"] == "baseline: 1 of 2 (MCS 4, 1000-packet queue, 10% MPDU errors)"
+    assert opened["sweep settings that reach it"] == "baseline: 1 of 2 (MCS 4, 1000-packet DropTail, 10% MPDU errors)"
     assert opened["why outside"] == wifi_channel.WHY["open"]
     assert table([sweep_row(2.0, 3.0), sweep_row(26.0, 50.0, "heavy")])["why outside"] == wifi_channel.WHY["background"]
     assert table([sweep_row(2.0, 3.0)])["why outside"] == wifi_channel.WHY["none"]

@@ -305,14 +305,9 @@ cdef class FlowModel:
         """Network id of the one-way link a -> b of the topology."""
         return self.topology.link_id(a, b)
 
-    def set_medium(self, links):
-        """These network links share one half-duplex channel (see Network.set_medium)."""
-        return self.net.set_medium(links)
-
     def configure_link(self, int link, queue=None, loss=None, jitter=None):
-        """Queue discipline, random loss and jitter of one network link (see Network).  queue: a
-        PacketQueue, or a function of the run's EventQueue returning one (a discipline that reads the
-        clock, such as CoDel)."""
+        """Queue discipline (a PacketQueue, or a function of the run's EventQueue giving one: CoDel reads
+        the clock), random loss and jitter of one network link (see Network)."""
         if queue is not None:
             if callable(queue):
                 queue = queue(self.events)

@@ -11,9 +11,10 @@ from simulator.report.papers.testbed.figures import algorithms
 from simulator.report.papers.testbed.tables import NUMBERS_STUDY as WIFI, QUOTED_WHAT, SETUP_NAMES, STUDY, is_bidir
 
 SWEEP = "tb_wifi_sensitivity"
-SWEPT = {"mac_mcs": "MCS {:g}", "ap_buffer_pkts": "{:g}-packet queue", "mac_mpdu_error_rate": "{:.0%} MPDU errors"}
+SWEPT = {"mac_mcs": "MCS {:g}", "ap_buffer_pkts": "{:g}-packet", "ap_queue": "{}", "mac_mpdu_error_rate": "{:.0%} MPDU errors"}
+QUEUES = {"fifo": "DropTail", "fq_codel": "FQ-CoDel"}
 SWEEP_ERRORS = 0.1          # the figure's MPDU error rate: tb_wifi_matrix's choice
-QUEUE_STYLE = {1000: "-", 100: "--"}
+QUEUE_STYLE = {(1000, "fifo"): "-", (100, "fifo"): "--", (1000, "fq_codel"): ":"}   # depth, discipline -> line
 PANELS = [("eth_wifi", "none"), ("eth_wifi", "heavy"), ("wifi_wifi", "none"), ("wifi_wifi", "heavy")]
 ROWS = [("ping_rtt_mean_ms", "mean ping RTT (ms, log)", True), ("ping_loss_pct", "ICMP ping loss (%)", False)]
 
@@ -42,7 +43,14 @@ def _inside(number, rows: pd.DataFrame) -> bool:
 
 
 def _setting(r) -> str:
-    return ", ".join(fmt.format(float(r[k])) for k, fmt in SWEPT.items())
+    """'MCS 4, 1000-packet DropTail, 10% MPDU errors' (a sweep without the queue discipline: DropTail)."""
+    parts = []
+    for k, fmt in SWEPT.items():
+        if k == "ap_queue":
+            parts[-1] += " " + QUEUES.get(r.get(k) if isinstance(r.get(k), str) else "fifo", "DropTail")
+        else:
+            parts.append(fmt.format(float(r[k])))
+    return ", ".join(parts)
 
 
 def reached(sweep, number, setup, background) -> list[str]:
@@ -119,15 +127,16 @@ def sweep_figure(tables: pd.DataFrame):
         for row, (metric, ylabel, logy) in enumerate(ROWS):
             ax = axes[row, col]
             for alg in algs:
-                for queue, ls in QUEUE_STYLE.items():
+                for (queue, disc), ls in QUEUE_STYLE.items():
                     g = sweep[(sweep["metric"] == metric) & (sweep["algorithm"] == alg) & (sweep["link_setup"] == setup)
-                              & (sweep["background"] == bg) & (sweep["ap_buffer_pkts"] == queue)].sort_values("mac_mcs")
+                              & (sweep["background"] == bg) & (sweep["ap_buffer_pkts"] == queue)
+                              & (_discipline(sweep) == disc)].sort_values("mac_mcs")
                     if g.empty:
                         continue
                     lo = g["ci_low"].clip(lower=0)
                     ax.errorbar(g["mac_mcs"], g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]],
                                 color=style.PALETTE[alg], ls=ls, marker="o", ms=3.5, capsize=2)
-                    figure_series.record(ax, f"{style.label(alg, None)}, {queue}-packet queue", g, g["mac_mcs"],
+                    figure_series.record(ax, f"{style.label(alg, None)}, {queue}-packet {QUEUES[disc]}", g, g["mac_mcs"],
                                          g["mean"], lo, g["ci_high"], along="mac_mcs",
                                          panel=f"{SETUP_NAMES[setup]} {'baseline' if bg == 'none' else 'heavy'} | {ylabel}")
             if logy:
@@ -140,10 +149,15 @@ def sweep_figure(tables: pd.DataFrame):
                 ax.set_xlabel("MCS (802.11ac, 80 MHz, 2 streams)")
                 ax.set_xticks(sorted(set(sweep["mac_mcs"])))
     handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in algs]
-    handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{q}-packet queue") for q, ls in QUEUE_STYLE.items()]
+    handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{q} {QUEUES[d]}") for (q, d), ls in QUEUE_STYLE.items()]
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, 1.0))
     return fig
+
+
+def _discipline(d: pd.DataFrame) -> pd.Series:
+    """Each row's access-point queue discipline ('fifo' where the sweep did not vary it)."""
+    return d["ap_queue"].fillna("fifo") if "ap_queue" in d else pd.Series("fifo", index=d.index)
 
 
 def _log_axis(ax) -> None:
@@ -171,13 +185,14 @@ def section(ch, tables, numbers, source: str) -> None:
     ch.table(frame, "testbed_numbers_by_channel.csv", index=False,
              note="The report's numbers beside our baseline runs (no background), per-run range = 2.5th-97.5th "
                   "percentile over seeds; *sweep settings* counts the settings of rate (MCS 4, 7, 9), access point "
-                  "queue (100, 1000 packets) and MPDU error rate (0, 10%, 30%) at which our range meets the "
+                  "queue (100 or 1000 packets, DropTail or FQ-CoDel) and MPDU error rate (0, 10%, 30%) at which "
+                  "our range meets the "
                   "report's number. {link}. Made from `config/studies/testbed/tb_matrix.yaml`, "
                   "`tb_wifi_matrix.yaml` and `tb_wifi_sensitivity.yaml`.")
     if chapter_tables.ran(tables, SWEEP):
         figure_series.show(ch, sweep_figure(tables), "wifi_sweep",
                            "Figure: mean ping RTT (log scale) and ICMP ping loss against the rate (MCS) on the 802.11 "
-                           "channel, one colour per algorithm, solid a 1000-packet and dashed a 100-packet access "
-                           "point queue, at 10% MPDU errors; mean over 3 seeds with 95% CI (cut at 0). Not a figure "
+                           "channel, one colour per algorithm, solid a 1000-packet and dashed a 100-packet DropTail "
+                           "access point queue, dotted mac80211's FQ-CoDel of 1000 packets, at 10% MPDU errors; mean over 3 seeds with 95% CI (cut at 0). Not a figure "
                            "of the report: which of the channel's open settings move the RTT and loss it quotes. "
                            "Made from `config/studies/testbed/tb_wifi_sensitivity.yaml`.")
