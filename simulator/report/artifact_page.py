@@ -49,9 +49,9 @@ def archived_repository(root: Path) -> str:
 
 
 def origin(remote: str) -> str:
-    """The repository's address for the page: the git remote if it is a public address (https, with any
-    user name or token removed, or git@host:path), or why there is none (a clone of a local folder names
-    a path on someone's machine, which says nothing to a reader)."""
+    """The repository's address for the page: the declared address if it is a public one (https, with any
+    user name or token removed, or git@host:path), or why there is none (a path on someone's machine says
+    nothing to a reader)."""
     m = re.match(r"^(https?://)(?:[^@/]*@)?(\S+)$", remote)
     if m:
         return f"<{m.group(1)}{m.group(2)}>"
