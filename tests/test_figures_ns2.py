@@ -320,3 +320,13 @@ def test_timeouts_without_a_loss_are_named_and_put_beside_ns2s_own_count():
     assert tables_ns2.lossless_timeouts_note(delay_points([("reno", 500, 0.5, 2.0, 3040.0)]), "ns2_delay") == ""
     with_queue = pd.concat([ours, tables("ns2_queue")], ignore_index=True)   # the chapter's tables of every study
     assert tables_ns2.lossless_timeouts_note(with_queue, "ns2_delay") == note
+
+
+def test_no_point_outside_gives_an_empty_table_not_a_row_of_blanks():
+    """NS-2 2.35's records against themselves: every ratio is 1, so nothing is outside (an assignment on the
+    empty selection once filled it with every point's index as blank rows)."""
+    from simulator.report.papers.ns2 import agreement as ns2_agreement
+    from simulator.report.papers.ns2 import figures_ns2_sim
+    from pathlib import Path
+    ns2 = ns2_agreement.ns2_tables(ns2_agreement.load_records(Path(__file__).resolve().parents[1] / "reference"))
+    assert figures_ns2_sim.outside_points(ns2, ns2).empty

@@ -39,3 +39,45 @@ def test_a_malformed_entry_is_refused_naming_the_file_entry_and_key(tmp_path, te
     with pytest.raises(ValueError) as e:
         N.check(path, {"tb_wifi_sensitivity"})
     assert str(path) in str(e.value) and message in str(e.value)
+
+
+def _card(*rows):
+    """A scorecard of (paper, item, variant, verdict) rows, as the number rows of results/scorecard.csv."""
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["paper", "item", "variant", "verdict"]).assign(n_seeds=10, note="")
+
+
+def test_an_entry_that_covers_no_published_number_is_refused_naming_file_entry_and_match(tmp_path):
+    card = _card(("mm1", "Table VII lambda=5 reno", "standard", "outside"),
+                 ("mm1", "Table VII lambda=5 none", "as_published", "inside"))
+    N.check_rows(tmp_path, {"mm1": [ENTRY]}, card)                       # covers the first row: fine
+    typo = {**ENTRY, "match": "^Table VIII "}
+    with pytest.raises(ValueError) as e:
+        N.check_rows(tmp_path, {"mm1": [ENTRY, typo]}, card)
+    assert str(e.value).startswith(f"{tmp_path / 'mm1' / 'number_reasons.yaml'}: numbers[1]: match: '^Table VIII '")
+    assert "covers no published number of mm1; its numbers are e.g. 'Table VII lambda=5 none'" in str(e.value)
+    wrong_variant = {**ENTRY, "variants": ["standrad"]}
+    with pytest.raises(ValueError, match=r"numbers\[0\].*variants: \['standrad'\].*its variants: as_published, standard"):
+        N.check_rows(tmp_path, {"mm1": [wrong_variant]}, card)
+    N.check_rows(tmp_path, {"qtcol": [typo]}, card)                      # a paper not in this build: not checked
+
+
+def test_an_outside_number_no_entry_covers_is_listed_and_shown_as_not_found():
+    card = _card(("mm1", "Table VII lambda=5 reno", "standard", "outside"),
+                 ("mm1", "Table VI lambda=5 reno", "standard", "outside"),
+                 ("mm1", "Table VI lambda=9 reno", "standard", "inside"))
+    assert N.uncovered({"mm1": [ENTRY]}, card) == [("mm1", "Table VI lambda=5 reno", "standard")]
+
+
+def test_the_scorecard_stops_on_an_entry_that_covers_no_row(tmp_path):
+    from simulator.report import scorecard
+
+    (tmp_path / "mm1").mkdir()
+    (tmp_path / "mm1" / "number_reasons.yaml").write_text(
+        "numbers:\n  - {match: '^Table XX ', kind: paper_ambiguity, evidence: e, reason: r}\n")
+    (tmp_path / "claims.yaml").write_text("claims: []\n")
+    card = _card(("mm1", "Table VII lambda=5 reno", "standard", "outside"))
+    with pytest.raises(SystemExit, match=r"scorecard: .*mm1/number_reasons.yaml: numbers\[0\]: match: '\^Table XX '"):
+        scorecard.with_faults(card, tmp_path / "claims.yaml")
+

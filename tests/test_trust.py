@@ -29,7 +29,7 @@ def test_a_chapter_without_an_independent_check_says_so_and_links_nothing():
     qt, tb = html.split("<tr>")[2], html.split("<tr>")[3]
     assert "<b>3 of 4</b> <a href='validation.html'>ns-3 3.44" in qt
     assert "<td>1</td><td>1</td><td>0</td><td>0</td>" in qt          # reproduced, contradicted, inconclusive, n/t
-    assert "<i>Wi-Fi channel: the 802.11 channel" in tb and "href='validation" not in tb
+    assert "<i>the abstract Wi-Fi channel of its claims: no independent check" in tb and "href='validation" not in tb
 
 
 def test_other_checks_join_through_their_evidence_file_and_a_wrong_file_is_refused(tmp_path):

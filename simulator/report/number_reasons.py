@@ -61,3 +61,35 @@ def check(path, studies) -> None:
         if e.get("sensitivity") and e["sensitivity"] not in studies:
             raise ValueError(f"{where}: sensitivity: {e['sensitivity']!r} is not a study; allowed values: "
                              f"{', '.join(sorted(studies))}")
+
+
+def _number_rows(card, paper: str):
+    """The published-number rows of `paper` in a scorecard (any of verdicts.NUMBER_VERDICTS)."""
+    from simulator.report.verdicts import NUMBER_VERDICTS
+
+    return card[(card["paper"] == paper) & card["verdict"].isin(NUMBER_VERDICTS)]
+
+
+def check_rows(reference_dir, numbers: dict, card) -> None:
+    """ValueError naming the file, the entry and its match when an entry covers no published number of its
+    paper in `card` (a mistyped item or variant would otherwise explain nothing, silently). A paper with no
+    number rows in this build (not built) is not checked."""
+    for paper, entries in numbers.items():
+        rows = _number_rows(card, paper)
+        if rows.empty:
+            continue
+        pairs = list(zip(rows["item"].astype(str), rows["variant"].astype(str)))
+        for i, e in enumerate(entries):
+            if not any(_matches(e, item, variant) for item, variant in pairs):
+                examples = ", ".join(repr(item) for item in sorted({item for item, _ in pairs})[:4])
+                variants = ", ".join(sorted({v for _, v in pairs}))
+                raise ValueError(f"{Path(reference_dir) / paper / claim_reasons.NUMBERS_FILE}: numbers[{i}]: "
+                                 f"match: {e['match']!r} (variants: {e.get('variants') or 'all'}) covers no "
+                                 f"published number of {paper}; its numbers are e.g. {examples}; its variants: "
+                                 f"{variants}")
+
+
+def uncovered(numbers: dict, card) -> list[tuple]:
+    """(paper, item, variant) of every outside number row that no entry covers: shown as not found yet."""
+    out = card[card["verdict"] == "outside"]
+    return [(r.paper, r.item, r.variant) for r in out.itertuples() if entry(numbers, r.paper, r.item, r.variant) is None]

@@ -51,6 +51,14 @@ def with_faults(card: pd.DataFrame, claims_file=None, own_tool_reference=None, s
     studies of `studies_dir` (the build's) that NS-2 ran as they stand."""
     reasons = claim_reasons.load(Path(claims_file).parent) if claims_file else {}
     numbers = number_reasons.load(Path(claims_file).parent) if claims_file else {}
+    if claims_file:
+        try:
+            number_reasons.check_rows(Path(claims_file).parent, numbers, card)
+        except ValueError as e:
+            raise SystemExit(f"scorecard: {e}") from None
+        for paper, item, variant in number_reasons.uncovered(numbers, card):
+            log.warning("%s: published number %r (%s) is outside our range and no entry of its "
+                        "number_reasons.yaml covers it: shown as not found yet", paper, item, variant)
     own_verdicts = {}
     for paper in attribution.OWN_TOOL_PAPERS:     # the paper's own simulator's verdicts (papers/<paper>/own_tool.py)
         if own_tool_reference and (card["paper"] == paper).any():

@@ -196,8 +196,19 @@ def channel(topo, p, key):
             "schedule": capacity_schedule(topo, p, key)}
 
 
+def ping_probe(p):
+    """The ping under load: client to server every ping_interval s from the start."""
+    return {"src": "client", "dst": "server", "interval": float(p["ping_interval"]), "size": PING_WIRE,
+            "start": 0.0}
+
+
 def run(p, key):
     """One run of parameters `p` (already through params_with_defaults) with run key `key`."""
+    return summarize(p, simulate(p, key), ping_probe(p))
+
+
+def simulate(p, key):
+    """The flow model's output of one run (its samples, flows and probes; `run` summarizes it)."""
     from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
     topo = build_topology(p)
@@ -205,8 +216,7 @@ def run(p, key):
     algos = flow_algorithms(p)
     ends = [("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
         + [("client", "server")] * n_bg
-    probe = {"src": "client", "dst": "server", "interval": float(p["ping_interval"]), "size": PING_WIRE,
-             "start": 0.0}
+    probe = ping_probe(p)
     udp = []
     if p["cross_mbps"] > 0:
         onoff = p["cross_mode"] == "onoff"
@@ -222,9 +232,7 @@ def run(p, key):
         probes=[probe],
         tcp={**network_keys.tcp_options(p, stacks.resolve(p)), "packets": MAX_CLASSIC_PACKETS},
         **channel(topo, p, key))
-    sim = FlowModel(key, list(ccs), config)
-    out = sim.run()
-    return summarize(p, out, probe)
+    return FlowModel(key, list(ccs), config).run()
 
 
 def summarize(p, out, probe):

@@ -207,6 +207,8 @@ NS3_RECORDS = str(Path(config["reference_dir"]) / "ns3" / "records.jsonl")
 # QtColFair's BBR at 1 BDP in ns-3 (the evidence of a published number's fault): its cell file and sealed records
 NS3_QTCOL_STUDY = str(Path(config["reference_dir"]) / "qtcol" / "bbr_1bdp_ns3.yaml")
 NS3_QTCOL_RECORDS = "ns3_qtcol/records.jsonl"
+# ns-3's Wi-Fi saturation cells (simulator/validation/ns3_wifi.py): our 802.11 MAC's check
+NS3_WIFI_RECORDS = str(Path(config["reference_dir"]) / "ns3_wifi" / "records.jsonl")
 VALIDATION_PARTS = 2      # jobs our side of the cells is shared over (a few seconds each)
 
 
@@ -215,8 +217,9 @@ def _check_ns3_records():
     from simulator.validation.ns3_reference import check
 
     try:
+        from simulator.validation import ns3_wifi
         return len(check(config["reference_dir"], VALIDATION_STUDY)) + len(
-            check(config["reference_dir"], NS3_QTCOL_STUDY, NS3_QTCOL_RECORDS))
+            check(config["reference_dir"], NS3_QTCOL_STUDY, NS3_QTCOL_RECORDS)) + len(ns3_wifi.check(config["reference_dir"]))
     except (StudyError, ReferenceDataError) as e:
         raise WorkflowError(f"invalid ns-3 reference records (config keys reference_dir, validation_study):\n{e}") from None
 
@@ -229,6 +232,13 @@ def get_ns3_qtcol_runs(wildcards):
     from simulator.validation.ns3_reference import needed
 
     return [f"results/validation/ns3_qtcol_runs/{cell}/seed~{seed}/ns3.json" for cell, seed, _ in needed(NS3_QTCOL_STUDY)]
+
+
+def get_ns3_wifi_runs(wildcards):
+    """Every ns-3 run of the Wi-Fi matrix (target `validation` only: it reruns ns-3)."""
+    from simulator.validation import ns3_wifi
+
+    return [f"results/validation/ns3_wifi_runs/{ns3_wifi.name(c)}.json" for c in ns3_wifi.cells()]
 
 
 def get_validation_ns3_runs(wildcards):

@@ -238,6 +238,7 @@ rule notebook_validation:
     input:
         notebook="notebooks/validation.ipynb",
         table=VALIDATION_TABLE,
+        wifi=NS3_WIFI_RECORDS,
         code=REPORT_LIBS + VALIDATION_CODE,
     output:
         notebook="results/notebooks/validation.ipynb",
@@ -246,6 +247,7 @@ rule notebook_validation:
     params:
         y=papermill_params(
             agreement_table=lambda i, o: VALIDATION_TABLE,
+            reference_dir=lambda i, o: str(Path(i.wifi).parents[1]),
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/validation",

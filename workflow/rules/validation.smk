@@ -104,6 +104,7 @@ rule validation:
     input:
         "results/validation/ns3_changes.txt",
         "results/validation/ns3_qtcol_changes.txt",
+        "results/validation/ns3_wifi_records.jsonl",
         [NS2_CHANGES] if shutil.which("ns") else [],
 
 
@@ -145,6 +146,42 @@ rule ns3_qtcol_records:
     shell:
         "{params.python:q} -m simulator.validation.ns3_reference --runs {input.runs:q} --out {output.records:q}"
         " --committed {input.committed:q} --changes {output.changes:q} > {log:q} 2>&1; cat {output.changes:q} >&2"
+
+
+rule ns3_wifi_records:
+    # the Wi-Fi saturation matrix rerun in ns-3 and sealed; compare it with reference/ns3_wifi/records.jsonl
+    input:
+        runs=get_ns3_wifi_runs,
+    output:
+        "results/validation/ns3_wifi_records.jsonl",
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns3_wifi_records.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns3_wifi --seal {input.runs:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule ns3_wifi_cell:
+    # one Wi-Fi cell in ns-3, a process of its own
+    input:
+        code=VALIDATION_CODE,
+    output:
+        "results/validation/ns3_wifi_runs/{cell}.json",
+    wildcard_constraints:
+        cell=r"[a-z0-9-]+",
+    resources:
+        mem_mb=1000,
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/validation/ns3_wifi/{cell}.log",
+    conda:
+        "../envs/validation.yaml"
+    shell:
+        "{params.python:q} -m simulator.validation.ns3_wifi --cell {wildcards.cell:q} --out {output:q} > {log:q} 2>&1"
 
 
 rule ns3_qtcol_cell:

@@ -93,7 +93,8 @@ def agreement_table(ours: pd.DataFrame, ns2: pd.DataFrame) -> pd.DataFrame:
 def outside_points(ours: pd.DataFrame, ns2: pd.DataFrame) -> pd.DataFrame:
     """Every distinct grid point outside the tolerance, worst first."""
     a = ns2_agreement.agreement(ours, ns2)
-    a = a[~a["inside"]].assign(off=(a["ratio"] - 1).abs()).sort_values("off", ascending=False)
+    a = a[~a["inside"]]
+    a = a.assign(off=(a["ratio"] - 1).abs()).sort_values("off", ascending=False)   # of the outside rows only
     return pd.DataFrame({
         "scenario": [SCENARIOS.get(s, s) for s in a["study"]],
         "grid point": [claim_words.prose(p.replace("~", " ").replace("/", ", ")) for p in a["point"]],   # reader words
@@ -180,9 +181,13 @@ def section(ch, ours: pd.DataFrame, ns2: pd.DataFrame, ours_claims: pd.DataFrame
                        "`reference/ns2_sim/`. " + ch.download_link("ns2_sim_goodput.csv", "Data of this figure (CSV)") + ".")
     ch.table(agreement_table(ours, ns2), "ns2_sim_agreement.csv",
              note="Distinct grid points (a point several scenarios share counts once). {link}.")
-    ch.table(outside_points(ours, ns2), "ns2_sim_outside.csv",
-             note=f"Every grid point where our goodput is more than {ns2_agreement.TOLERANCE:.0%} from NS-2's; the "
-                  "section on agent details below says why. {link}.")
+    outside = outside_points(ours, ns2)
+    if outside.empty:
+        ch.markdown(f"No grid point's goodput is more than {ns2_agreement.TOLERANCE:.0%} from NS-2's.")
+    else:
+        ch.table(outside, "ns2_sim_outside.csv",
+                 note=f"Every grid point where our goodput is more than {ns2_agreement.TOLERANCE:.0%} from NS-2's; "
+                      "the section on agent details below says why. {link}.")
     for study in claims_ns2.SWEEPS:
         ch.table(side_by_side(ours, ns2, study, numbers), f"{study}_ns2_sim.csv",
                  note=f"Scenario {SCENARIOS[study]} ({PAPER_FIGURES[study]} of the paper), window 20"

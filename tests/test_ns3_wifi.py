@@ -1,0 +1,74 @@
+"""Our 802.11 MAC against ns-3's Wi-Fi module (simulator/validation/ns3_wifi.py, reference/ns3_wifi/,
+simulator/report/wifi_agreement.py): the committed records checked like every peer record, the agreement
+table from them, and one cell remade by ns-3 where the ns3 extra is installed (CI installs it)."""
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator import peer_records
+from simulator.reference_errors import ReferenceDataError
+from simulator.report import wifi_agreement
+from simulator.validation import ns3_wifi
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "reference"
+
+
+def test_every_cell_of_the_matrix_has_a_sealed_record():
+    records = ns3_wifi.check(REFERENCE)
+    assert [r["cell"] for r in records] == [ns3_wifi.name(c) for c in ns3_wifi.cells()]
+    assert all(r["side"] == "ns3" and r["metrics"]["goodput_mbps"] > 10 for r in records)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda lines: lines[:-1], "no record of Wi-Fi cell"),
+    (lambda lines: [lines[0].replace('"goodput_mbps":', '"goodput_mbps":1'), *lines[1:]], "line 1"),
+])
+def test_a_missing_or_edited_record_is_refused_naming_file_and_line(tmp_path, edit, message):
+    (tmp_path / "ns3_wifi").mkdir()
+    lines = (REFERENCE / ns3_wifi.RECORDS).read_text().splitlines()
+    (tmp_path / ns3_wifi.RECORDS).write_text("\n".join(edit(lines)) + "\n")
+    with pytest.raises(ReferenceDataError, match=message) as e:
+        ns3_wifi.check(tmp_path)
+    assert "ns3_wifi/records.jsonl" in str(e.value)
+
+
+def test_the_agreement_table_counts_cells_within_the_bounds_and_shows_bianchi_without_aggregation():
+    t = wifi_agreement.table(REFERENCE)
+    inside, total = wifi_agreement.counts(t)
+    goodput = (t["ours_mbps"] / t["ns3_mbps"] - 1).abs() <= 0.05
+    rtt = ~((t["ours_rtt_ms"] / t["ns3_rtt_ms"] - 1).abs() > 0.15)         # UDP cells: no RTT to compare
+    assert total == len(ns3_wifi.cells()) and inside == int((goodput & rtt).sum())
+    tcp = t[t["traffic"].str.startswith("TCP")]
+    assert len(tcp) == 4 and tcp["ns3_rtt_ms"].notna().all() and tcp["ours_rtt_ms"].notna().all()
+    single = t[t["aggregation"] == "single MPDU"]
+    assert single["bianchi_mbps"].notna().all() and t.loc[t["aggregation"] == "A-MPDU", "bianchi_mbps"].isna().all()
+    # Bianchi's model and our MAC share the exchange: within 1% wherever it applies
+    assert ((single["ours_mbps"] / single["bianchi_mbps"] - 1).abs() < 0.01).all()
+    assert f"{inside} of {total} cells" in wifi_agreement.answer(t)
+    shown = wifi_agreement.shown(t)
+    assert list(shown["within the bounds"]) == ["yes" if i else "no" for i in t["inside"]]
+
+
+def test_ns3_remakes_a_committed_record_exactly(tmp_path):
+    if importlib.util.find_spec("ns") is None:
+        pytest.skip("ns-3's Python bindings are not installed (the optional ns3 extra: pip install -e \".[ns3]\")")
+    cell = "n20-mcs7-up-1sta-single"
+    out = tmp_path / "r.json"
+    subprocess.run([sys.executable, "-m", "simulator.validation.ns3_wifi", "--cell", cell, "--out", str(out)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=600)
+    made = json.loads(out.read_text())
+    committed = next(r for r in peer_records.read(REFERENCE / ns3_wifi.RECORDS) if r["cell"] == cell)
+    assert peer_records.canonical(made) == peer_records.canonical(committed)
+
+
+def test_every_cell_outside_the_bounds_is_explained():
+    t = wifi_agreement.table(REFERENCE)
+    text = wifi_agreement.explanations(t)
+    assert (text == "") == bool(t["inside"].all())
+    assert "Not explained yet" not in text
+    assert all(phy in text for phy in t.loc[~t["inside"], "phy"])
