@@ -27,6 +27,11 @@ def version(peer: str) -> str:
     return declared()["peers"][peer]["version"]
 
 
+def pin(peer: str) -> str:
+    """'ns3==3.44.post0': what installs the peer (a pip requirement, or the Debian package's name)."""
+    return declared()["peers"][peer]["pin"]
+
+
 def label(peer: str) -> str:
     """'ns-3 3.44', 'NS-2 2.35': a peer as the report names it."""
     p = declared()["peers"][peer]
@@ -36,3 +41,15 @@ def label(peer: str) -> str:
 def names() -> dict:
     """{'ns-3': '3.44', 'NS-2': '2.35'}: each peer's name and its version."""
     return {p["name"]: p["version"] for p in declared()["peers"].values()}
+
+
+def slots() -> dict:
+    """{'{{ ns3 }}': 'ns-3 3.44', ...}: the placeholder each peer has in the book's pages and notebooks' text."""
+    return {"{{ " + peer + " }}": label(peer) for peer in declared()["peers"]}
+
+
+def fill(text: str) -> str:
+    """`text` with every peer placeholder ({{ ns3 }}, {{ ns2 }}) replaced by the peer's name and version."""
+    for slot, words in slots().items():
+        text = text.replace(slot, words)
+    return text

@@ -36,8 +36,25 @@ def test_repository_address_is_public_or_said_to_be_missing(remote, shown):
     assert artifact_page.origin(remote) == shown
 
 
+def test_repository_address_is_declared_once_and_the_archive_metadata_agrees():
+    """CITATION.cff's repository-code is the one declared address; .zenodo.json's isSupplementTo URL repeats it
+    (both empty while the project has no public address)."""
+    assert artifact_page.declared_repository(ROOT) == artifact_page.archived_repository(ROOT)
+
+
+def test_pages_take_the_repository_address_from_citation_cff_never_from_git(tmp_path):
+    for f in ("README.md", "pyproject.toml"):
+        (tmp_path / f).write_text((ROOT / f).read_text())
+    cff = (ROOT / "CITATION.cff").read_text()
+    (tmp_path / "CITATION.cff").write_text(cff)
+    assert f"| repository | {artifact_page.NO_REMOTE} |" in artifact_page.generated(tmp_path, "0123abc")
+    assert "not published yet" in artifact_page.NO_REMOTE and "/" not in artifact_page.NO_REMOTE.split("(")[0]
+    (tmp_path / "CITATION.cff").write_text(cff + 'repository-code: "https://example.org/group/tcpsim"\n')
+    assert "| repository | <https://example.org/group/tcpsim> |" in artifact_page.generated(tmp_path, "0123abc")
+
+
 def test_page_gives_the_readme_commands_that_ci_runs():
-    text = artifact_page.generated(ROOT, "0123abc", "")
+    text = artifact_page.generated(ROOT, "0123abc")
     setup, tests = artifact_page.readme_commands(ROOT / "README.md")
     assert setup.startswith("python3 -m venv .venv && ") and "pytest" in tests
     assert f"```bash\n{setup}\n```" in text and f"```bash\n{tests}\n```" in text

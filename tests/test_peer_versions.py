@@ -1,11 +1,14 @@
 """One declared version per peer simulator (reference/peers.yaml, simulator/peers.py): the pins that install
 ns-3 and NS-2, the committed records' metadata and every tracked file name the peers with that version only
 (or with a version the file declares as someone else's, such as the QtColFair authors' ns-3.41)."""
+import ast
+import json
 import re
 import subprocess
 from pathlib import Path
 
 from simulator import peers
+from simulator.report import book
 
 ROOT = Path(__file__).resolve().parents[1]
 # "ns-3 3.44", "ns3==3.44", "ns3 (3.44", "NS-2 2.35", "ns-3.41", "ns-2.35"; not "ns-3 96.3%" (a value of ns-3's runs)
@@ -56,5 +59,74 @@ def test_the_committed_records_say_they_were_made_with_the_declared_versions():
         readme = (ROOT / peers.declared()["peers"][peer]["records"]).read_text()
         found = {v for name, v in mentions(readme) if name == peers.declared()["peers"][peer]["name"]}
         assert found == {peers.version(peer)}, (peer, found)
-    qtcol = {v for name, v in mentions((ROOT / "reference/ns3_qtcol/README.md").read_text()) if name == "ns-3"}
-    assert qtcol == {peers.version("ns3")}
+    for folder in ("ns3_qtcol", "ns3_wifi"):       # ns-3's other sealed records
+        found = {v for name, v in mentions((ROOT / f"reference/{folder}/README.md").read_text()) if name == "ns-3"}
+        assert found == {peers.version("ns3")}, (folder, found)
+
+
+# What the report prints: the folders whose text reaches a page (code's strings, pages, notebooks, workflow files)
+PRINTED = ("simulator", "workflow", "notebooks", "book", "Snakefile")
+UNPRINTED = (".pyx", ".pxd", ".c", ".png", ".svg", ".jsonl", ".csv", ".css", ".ico")
+
+
+def python_strings(source):
+    """The string constants of Python source other than docstrings (a docstring cites a release's source file,
+    e.g. ns-2.35/tcp/tcp-vegas.cc, and is never printed); comments are not tokens of the tree at all."""
+    tree = ast.parse(source)
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docs]
+
+
+def without_magics(code):
+    """A code cell's Python: its IPython magic lines (%matplotlib inline) blanked."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in code.splitlines())
+
+
+def printed_texts(path: Path, text: str):
+    """The pieces of a file that can reach the report: a .py file's non-docstring strings, a notebook's markdown
+    and its code's strings, any other file's lines but its # comments (a .md file: all of it)."""
+    if path.suffix == ".py":
+        return python_strings(text)
+    if path.suffix == ".ipynb":
+        cells = json.loads(text)["cells"]
+        return [s for c in cells for s in (["".join(c["source"])] if c["cell_type"] == "markdown"
+                                           else python_strings(without_magics("".join(c["source"]))))]
+    return [line for line in text.splitlines() if path.suffix == ".md" or not line.lstrip().startswith("#")]
+
+
+def declared_literals(text: str):
+    """Every declared peer version a text writes: 'ns-3 3.44', 'NS-2 2.35', and bare '3.44' ('ns3` 3.44.post0')."""
+    versions = "|".join(re.escape(v) for v in peers.names().values())
+    return re.findall(rf"(?<![\d.])(?:{versions})(?![\d%])", text)
+
+
+def test_a_bare_declared_version_is_found_but_not_a_longer_number():
+    assert declared_literals("ns-3 3.44, PyPI `ns3` 3.44.post0, NS-2 2.35") == ["3.44", "3.44", "2.35"]
+    assert declared_literals("13.44 ms, 2.355, 3.441, 3.44% and 1.2.35") == []
+    assert printed_texts(Path("a.py"), '"""ns-3 3.44 docstring"""\n# NS-2 2.35\nx = f"in ns-3 3.44 {y}"\n') == \
+        ["in ns-3 3.44 "]
+
+
+def test_what_the_report_prints_reads_the_peer_versions_from_their_declaration():
+    """A page writes {{ ns3 }} (simulator/report/book.py fills it), code peers.label('ns3'): a literal '3.44'
+    in simulator/, workflow/, notebooks/ or book/ is a second source that can drift from reference/peers.yaml."""
+    exceptions = peers.declared().get("literal_exceptions") or {}
+    files = subprocess.run(["git", "ls-files", *PRINTED], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    found = [f"{f}: {', '.join(found)}" for f in files if f not in exceptions and not f.endswith(UNPRINTED)
+             for found in [[v for piece in printed_texts(Path(f), (ROOT / f).read_text())
+                            for v in declared_literals(piece)]] if found]
+    assert found == [], ("a peer's version written by hand (write {{ ns3 }} in a page, peers.label('ns3') in "
+                         "code, or list the file in reference/peers.yaml literal_exceptions with the reason)")
+    assert all(isinstance(why, str) and why for why in exceptions.values()), "each exception needs its reason"
+
+
+def test_pages_get_the_declared_version_through_their_placeholders(tmp_path):
+    (tmp_path / "intro.md").write_text("run in {{ ns3 }} and {{ ns2 }}")
+    (tmp_path / "ch.ipynb").write_text(json.dumps({"cells": [{"source": ["in {{ ns3 }}"]}]}))
+    book.write_versions(tmp_path)
+    assert (tmp_path / "intro.md").read_text() == f"run in ns-3 {peers.version('ns3')} and NS-2 {peers.version('ns2')}"
+    assert json.loads((tmp_path / "ch.ipynb").read_text())["cells"][0]["source"] == [f"in {peers.label('ns3')}"]

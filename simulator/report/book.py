@@ -20,7 +20,7 @@ import nbformat
 import pandas as pd
 import yaml
 
-from simulator import paper_catalogue
+from simulator import paper_catalogue, peers
 from simulator.report import artifact_page, headline, io, provenance_page
 from simulator.report import trust as trust_table
 from simulator.report.chapter import scroll_html
@@ -34,12 +34,6 @@ def git(*args) -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-
-
-def remote() -> str:
-    """The address of the git remote `origin`, or "" when there is none."""
-    url = git("remote", "get-url", "origin")
-    return "" if url == "unknown" else url
 
 
 def simulator_version() -> str:
@@ -217,7 +211,7 @@ def write_provenance(out: Path, a) -> None:
     text = prov.read_text() if prov.exists() else "# Provenance\n"
     build = {
         "git commit": f"`{commit}`{' (with uncommitted changes)' if dirty and dirty != 'unknown' else ''}",
-        "repository": artifact_page.origin(remote()),
+        "repository": artifact_page.origin(artifact_page.declared_repository(Path.cwd())),
         "simulator version": f"`{simulator_version()}`",
         "statistics profile": f"`{a.profile}`: {a.seeds} seeds per grid point, unless a study file sets its own count",
         "enabled studies": ", ".join(f"`{s}`" for s in a.studies.split(",") if s),
@@ -243,8 +237,18 @@ def write_artifact(out: Path) -> None:
     """Fill `{{ artifact }}` of artifact.md: where this copy comes from and the reviewer's commands."""
     page = out / "artifact.md"
     if page.exists():
-        block = artifact_page.generated(Path.cwd(), git("rev-parse", "HEAD"), remote())
+        block = artifact_page.generated(Path.cwd(), git("rev-parse", "HEAD"))
         page.write_text(page.read_text().replace("{{ artifact }}", block))
+
+
+def write_versions(out: Path) -> None:
+    """Fill every `{{ ns3 }}`/`{{ ns2 }}` of the book's pages and notebooks with the peer's name and version as
+    reference/peers.yaml declares it, so that no page writes a version by hand."""
+    for page in [*out.glob("*.md"), *out.glob("*.ipynb")]:
+        text = page.read_text()
+        filled = peers.fill(text)
+        if filled != text:
+            page.write_text(filled)
 
 
 def main():
@@ -282,6 +286,7 @@ def main():
     write_provenance(out, a)
     write_artifact(out)
     write_page_slots(out, a.tables, a.claims_file)
+    write_versions(out)
 
     cmd = [sys.executable, "-m", "jupyter_book", "build", str(out), "--builder", "html"]
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))

@@ -17,7 +17,7 @@ NS3 = peers.label("ns3")
 STUDY = "validation_ns3"
 # Where ns-3's side comes from: the records committed with the repository (simulator/validation/ns3_reference.py)
 SOURCE = (
-    f"ns-3's side is {NS3}'s own runs of these cells (PyPI `ns3` 3.44.post0), made once and "
+    f"ns-3's side is {NS3}'s own runs of these cells (PyPI `{peers.pin('ns3')}`), made once and "
     "committed with this repository as reference data, so every build shows it without ns-3 installed (`reference/ns3/records.jsonl`, one record per cell and seed, "
     "each sealed by its sha256 and checked before any job; `reference/ns3/README.md` gives the script, its sha256, the "
     "command of every record, the machine and the date). Our side runs in every build. To rerun ns-3 (hours on 2 "

@@ -22,6 +22,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from simulator import peers
 from simulator.reference_errors import ReferenceDataError
 
 MANIFEST = "MANIFEST.csv"
@@ -134,7 +135,7 @@ def check_dir(folder, parse: bool = True) -> dict:
     mismatch reads the file record by record, so Ns2RecordError names the file, the line and what was expected."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise Ns2RecordError(f"{folder}: NS-2 records folder not found; it holds NS-2 2.35's runs of the NS-2 "
+        raise Ns2RecordError(f"{folder}: NS-2 records folder not found; it holds {peers.label('ns2')}'s runs of the NS-2 "
                              "chapter's grid points (reference/ns2_sim/README.md)")
     out = {}
     for name, (count, sha) in _manifest(folder).items():

@@ -154,7 +154,7 @@ def _ns3_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return f"3.44 (PyPI `ns3` {version('ns3')})"
+        return f"{peers.version('ns3')} (PyPI `ns3` {version('ns3')})"
     except PackageNotFoundError:
         return "not installed where this README was written"
 
