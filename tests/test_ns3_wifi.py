@@ -44,7 +44,7 @@ def test_the_agreement_table_counts_cells_within_the_bounds_and_shows_bianchi_wi
     rtt = ~((t["ours_rtt_ms"] / t["ns3_rtt_ms"] - 1).abs() > 0.15)         # UDP cells: no RTT to compare
     assert total == len(ns3_wifi.cells()) and inside == int((goodput & rtt).sum())
     tcp = t[t["traffic"].str.startswith("TCP")]
-    assert len(tcp) == 4 and tcp["ns3_rtt_ms"].notna().all() and tcp["ours_rtt_ms"].notna().all()
+    assert len(tcp) == 6 and tcp["ns3_rtt_ms"].notna().all() and tcp["ours_rtt_ms"].notna().all()
     single = t[t["aggregation"] == "single MPDU"]
     assert single["bianchi_mbps"].notna().all() and t.loc[t["aggregation"] == "A-MPDU", "bianchi_mbps"].isna().all()
     # Bianchi's model and our MAC share the exchange: within 1% wherever it applies
@@ -72,3 +72,16 @@ def test_every_cell_outside_the_bounds_is_explained():
     assert (text == "") == bool(t["inside"].all())
     assert "Not explained yet" not in text
     assert all(phy in text for phy in t.loc[~t["inside"], "phy"])
+
+
+@pytest.mark.parametrize("line, rate", [
+    ("HT 20   +800ns  1   A P   MCS5    5     221   4071.7    4071.7   98.3072  0.895897       97   2", "HT 20 MHz MCS 5"),
+    ("VHT 80   +800ns  1   A P    MCS1/1  481     200  4489.27   4489.27   99.9809  0.547528      100   2",
+     "VHT 80 MHz MCS 1"),
+    ("VHT 40   +800ns  1    B     MCS0/1  320     748  1202.02   1202.02       100        0      100   2", None),
+])
+def test_minstrel_s_best_rate_is_read_from_ns3_s_statistics_table(tmp_path, monkeypatch, line, rate):
+    (tmp_path / "minstrel-ht-stats-00:00:00:00:00:01.txt").write_text(line + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert ns3_wifi.minstrel_choice({"rate": "minstrel"}) == {"minstrel_rate": rate}
+    assert not list(tmp_path.iterdir())          # the tables are removed once read

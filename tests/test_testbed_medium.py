@@ -18,6 +18,14 @@ def test_a_simple_medium_run_keeps_its_key_without_the_new_keys():
     assert {"wifi_mbps", "loss_pct", "jitter_ms"} <= set(kp)
 
 
+def test_the_rate_control_keys_stay_out_of_an_802_11_run_s_key_at_their_defaults():
+    plain = resolve(medium="wifi")
+    assert not {"mac_error_model", "mac_snr_db", "mac_rate_control"} & set(tb.key_params(plain))
+    assert tb.key_params(resolve(medium="wifi", mac_rate_control="fixed")) == tb.key_params(plain)
+    minstrel = resolve(medium="wifi", mac_rate_control="minstrel", mac_error_model="snr", mac_snr_db=22)
+    assert tb.key_params(minstrel)["mac_snr_db"] == 22 and registry.key(minstrel, 0) != registry.key(plain, 0)
+
+
 def test_an_802_11_run_is_keyed_by_its_mac_keys_and_not_by_the_abstract_channel_s():
     kp = tb.key_params(resolve(medium="wifi", mac_mcs=5))
     assert kp["medium"] == "wifi" and kp["mac_mcs"] == 5
@@ -30,6 +38,9 @@ def test_an_802_11_run_is_keyed_by_its_mac_keys_and_not_by_the_abstract_channel_
     ({"mac_mcs": 3}, r"keys \['mac_mcs'\] apply to medium: wifi only"),
     ({"medium": "wifi", "mac_standard": "n", "mac_channel_mhz": 80}, "keys 'standard', 'channel_mhz'"),
     ({"medium": "radio"}, "medium 'radio' unknown for model testbed; allowed: simple, wifi"),
+    ({"medium": "wifi", "mac_snr_db": 20}, "mac_ keys .*'snr_db' applies with error_model: snr only"),
+    ({"medium": "wifi", "mac_rate_control": "minstrel", "mac_error_model": "snr", "mac_mpdu_error_rate": 0.1},
+     "'mpdu_error_rate' \\(0.1\\) applies with error_model: fixed only"),
 ])
 def test_each_medium_s_keys_only_with_that_medium(params, message):
     with pytest.raises(ValueError, match=message):

@@ -77,6 +77,10 @@ cdef class WifiMedium:
 
     def __cinit__(self, params, int seed=0, Py_ssize_t log_capacity=0):
         cfg = wifi_phy.wifi_config(dict(params))
+        if cfg["error_model"] != "fixed" or cfg["rate_control"] != "fixed":
+            raise ValueError(f"{wifi_phy.PARAMS_FILE.name}: error_model: {cfg['error_model']}, rate_control: "
+                             f"{cfg['rate_control']}: the saturated medium sends every MPDU at one MCS with one error "
+                             f"rate; allowed: both fixed, or the packet network's channel (WifiNetwork)")
         mode = _mode(cfg)
         aifsn, self.cwmin, self.cwmax = wifi_phy.EDCA[cfg["access_category"]]
         self.n = cfg["stations"]
@@ -98,7 +102,7 @@ cdef class WifiMedium:
         self.eifs_extra_ns = self.sifs_ns + 1000 * wifi_phy.non_ht_us(wifi_phy.ACK_BYTES, 6)
         self.eifs = cfg["eifs"]
         self.error_rate = cfg["mpdu_error_rate"]
-        key = run_key(cfg, seed)
+        key = run_key(wifi_phy.key_params(cfg), seed)
         self.backoff_rng = Stream(key, "wifi_backoff")
         self.error_rng = Stream(key, "wifi_mpdu_errors")
         n, cap = self.n, self.cap

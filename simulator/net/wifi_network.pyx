@@ -27,6 +27,7 @@ from simulator.core.rng cimport Stream
 from simulator.net.links cimport Link
 from simulator.net.network cimport Network, Packet
 from simulator.net.wifi_airtime cimport add_subframe, ppdu_ns
+from simulator.net.wifi_rate cimport LinkRates
 from simulator.net import wifi_mac, wifi_phy
 
 cdef enum:
@@ -55,6 +56,8 @@ cdef class WifiNetwork(Network):
     cdef long long eifs_extra_ns, when, busy_until
     cdef int state, ev_link
     cdef Stream backoff_rng, error_rng
+    cdef readonly LinkRates rates     # each link's MCS and, with error_model: snr, its MPDU errors
+    cdef int* ppdu_mcs            # per contender: the MCS of its PPDU
     cdef readonly long long exchanges, collisions, mpdus_sent, mac_drops
     cdef int* link_cont           # per network link: its contender, or -1 (not on the channel)
     cdef double* error_rate       # per network link: probability an MPDU is received in error
@@ -79,12 +82,14 @@ cdef class WifiNetwork(Network):
         free(self.link_cont); free(self.error_rate); free(self.own); free(self.n_own); free(self.rr)
         free(self.resume); free(self.ready); free(self.counter); free(self.cw); free(self.ppdu_end)
         free(self.tx); free(self.wlink); free(self.whead); free(self.wlen); free(self.wpid); free(self.wstate)
+        free(self.ppdu_mcs)
 
-    def set_wifi(self, links, owners, params, key, error_rates=None):
+    def set_wifi(self, links, owners, params, key, error_rates=None, snr_db=None):
         """The network links `links` share one channel; owners[i] names the node that transmits on
         links[i] (a node's links share its backoff); params: simulator/net/wifi.params.yaml's keys
         but `stations` and `msdu_bytes`; error_rates: {link: MPDU error probability}, else the
-        params' mpdu_error_rate for every link.  Set before packets use the links."""
+        params' mpdu_error_rate for every link; snr_db: {link: dB}, else the params' snr_db (error_model:
+        snr).  Set before packets use the links."""
         links, owners = list(links), list(owners)
         bad = sorted(set(params) & set(SATURATED_ONLY))
         if bad:
@@ -119,6 +124,7 @@ cdef class WifiNetwork(Network):
             self.impaired[x] |= 8            # never lazy (Links.plan): the channel times it
         if rates:
             raise ValueError(f"error_rates names links {sorted(rates)} that are not on the channel {links}")
+        self.rates = LinkRates(cfg, self.n_links, key, snr_db)
         self.ev_link = links[0]
         self.backoff_rng = Stream(key, "wifi-backoff")
         self.error_rng = Stream(key, "wifi-mpdu-errors")
@@ -166,10 +172,12 @@ cdef class WifiNetwork(Network):
         self.wlen = <int*>calloc(n, sizeof(int))
         self.wpid = <int*>calloc(n * w, sizeof(int))
         self.wstate = <char*>calloc(n * w, sizeof(char))
+        self.ppdu_mcs = <int*>calloc(n, sizeof(int))
         if (self.link_cont == NULL or self.error_rate == NULL or self.own == NULL or self.n_own == NULL
                 or self.rr == NULL or self.resume == NULL or self.ready == NULL or self.counter == NULL
                 or self.cw == NULL or self.ppdu_end == NULL or self.tx == NULL or self.wlink == NULL
-                or self.whead == NULL or self.wlen == NULL or self.wpid == NULL or self.wstate == NULL):
+                or self.whead == NULL or self.wlen == NULL or self.wpid == NULL or self.wstate == NULL
+                or self.ppdu_mcs == NULL):
             raise MemoryError()
 
     # ------------------------------------------------------------------ the network's hooks
@@ -277,7 +285,7 @@ cdef class WifiNetwork(Network):
         for c in range(self.n_cont):
             self.tx[c] = self._has_work(c) and self._expiry(c) == t
             if self.tx[c]:
-                self.ppdu_end[c] = t + self._build_ampdu(c)
+                self.ppdu_end[c] = t + self._build_ampdu(c, t)
                 if self.wlen[c] == 0:                # an AQM dropped all it had (a guard): nothing to send
                     self.tx[c] = 0
                     continue
@@ -346,13 +354,16 @@ cdef class WifiNetwork(Network):
                 return link
         return -1
 
-    cdef long long _build_ampdu(self, int c) except -1:
-        """Contender c's PPDU: window MPDUs to send again, then new packets while the window and the
-        limits allow; returns its duration, ns."""
+    cdef long long _build_ampdu(self, int c, long long t) except -1:
+        """Contender c's PPDU at t: window MPDUs to send again, then new packets while the window and the
+        limits allow, at the link's MCS; returns its duration, ns."""
         cdef int j, slot, pid, link, mpdus = 0, base = c * self.win
         cdef long long length = 0, nxt
         if self.wlen[c] == 0:
             self.wlink[c] = self._pick_link(c)
+        self.ppdu_mcs[c] = self.rates.pick(self.wlink[c], t)
+        self.dbps = self.rates.dbps[self.ppdu_mcs[c]]
+        self.encoders = self.rates.encoders[self.ppdu_mcs[c]]
         for j in range(self.wlen[c]):
             slot = base + (self.whead[c] + j) % self.win
             if self.wstate[slot] != AWAITING:
@@ -385,12 +396,15 @@ cdef class WifiNetwork(Network):
     cdef int _settle(self, int c, bint answered, long long t) except -1:
         """The outcome of c's PPDU at t: each MPDU received (unless in error) or to be sent again, or
         dropped at the retry limit; in-order ones go up; CW doubles when none arrived, else resets."""
-        cdef int j, slot, pid, ok = 0, dropped = 0, base = c * self.win
+        cdef int j, slot, pid, ok = 0, dropped = 0, sent = 0, base = c * self.win
         cdef double err = self.error_rate[self.wlink[c]]
         for j in range(self.wlen[c]):
             slot = base + (self.whead[c] + j) % self.win
             if self.wstate[slot] != SENDING:
                 continue
+            sent += 1
+            if self.rates.snr_errors:
+                err = self.rates.error(self.wlink[c], self.ppdu_mcs[c], self._mpdu(self.wpid[slot]))
             if answered and (err == 0.0 or self.error_rng.uniform() >= err):
                 self.wstate[slot] = RECEIVED
                 ok += 1
@@ -402,6 +416,7 @@ cdef class WifiNetwork(Network):
                 dropped += 1
             else:
                 self.wstate[slot] = AWAITING
+        self.rates.report(self.wlink[c], self.ppdu_mcs[c], sent, ok)
         self._release(c, t * 1e-9)
         if ok or dropped:
             self.cw[c] = self.cwmin

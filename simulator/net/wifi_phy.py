@@ -99,6 +99,34 @@ def non_ht_us(nbytes: int, rate_mbps: int) -> int:
     return 20 + 4 * math.ceil((16 + 8 * nbytes + 6) / NON_HT_DBPS[rate_mbps])
 
 
+# keys that only one setting reads: (key, the setting it needs)
+NEEDS = {"snr_db": ("error_model", "snr"), "rate_update_ms": ("rate_control", "minstrel"),
+         "rate_ewma_pct": ("rate_control", "minstrel")}
+
+
+def check_key_use(cfg: dict, given: dict) -> None:
+    """A key the channel would not read, set to other than its default, is an error, not ignored."""
+    for key, (setting, value) in NEEDS.items():
+        if given.get(key, LATE_DEFAULTS[key]) != LATE_DEFAULTS[key] and cfg[setting] != value:
+            raise ValueError(f"{PARAMS_FILE.name}: key '{key}' applies with {setting}: {value} only, and this channel "
+                             f"has {setting}: {cfg[setting]}; allowed: drop it, or set {setting}: {value}")
+    if cfg["error_model"] == "snr" and cfg["mpdu_error_rate"] != 0:
+        raise ValueError(f"{PARAMS_FILE.name}: key 'mpdu_error_rate' ({cfg['mpdu_error_rate']}) applies with "
+                         f"error_model: fixed only; with error_model: snr the errors come from snr_db; allowed: "
+                         f"mpdu_error_rate: 0, or error_model: fixed")
+
+
+# keys added after results existed: out of a run's key at their defaults, so every earlier run keeps its
+# key (and its random streams)
+LATE_DEFAULTS = {"error_model": "fixed", "snr_db": 25, "rate_control": "fixed", "rate_update_ms": 50,
+                 "rate_ewma_pct": 75}
+
+
+def key_params(cfg: dict) -> dict:
+    """The configuration a run's random streams are keyed by."""
+    return {k: v for k, v in cfg.items() if not (k in LATE_DEFAULTS and v == LATE_DEFAULTS[k])}
+
+
 def declared() -> dict:
     """{name: Param} of wifi.params.yaml."""
     return {p.name: p for p in load_params(PARAMS_FILE)}
@@ -118,8 +146,57 @@ def wifi_config(params: dict) -> dict:
         except jsonschema.ValidationError as e:
             raise ValueError(f"{PARAMS_FILE.name}: key '{name}': {value!r} is not allowed "
                              f"({decl[name].schema}): {e.message}") from None
+    check_key_use(out, params)
     try:
         phy_mode(out["standard"], out["channel_mhz"], out["spatial_streams"], out["mcs"], out["guard_interval_ns"])
     except ValueError as e:
         raise ValueError(f"{PARAMS_FILE.name}: keys 'standard', 'channel_mhz', 'spatial_streams', 'mcs': {e}") from None
     return out
+
+
+# ------------------------------------------------------------------ the SNR error model (error_model: snr)
+# NIST's OFDM error model (Pei and Henderson, "Validation of OFDM error rate model in ns-3", 2010), as ns-3's
+# NistErrorRateModel applies it to HT and VHT: an uncoded M-QAM bit error rate at the SNR, then a union
+# bound on the error events of the 802.11 convolutional code punctured to the MCS's rate, and an MPDU of
+# b bits received with probability (1 - pe) ** b.  tests/test_wifi_errors.py pins it to ns-3's own values.
+# Union-bound coefficients per code rate: (first distance, [a_d ...]) and the divisor 2 * b of the puncturing
+CODE_BOUNDS = {
+    Fraction(1, 2): (10, 1, [36, 0, 211, 0, 1404, 0, 11633, 0, 77433, 0, 502690, 0, 3322763, 0, 21292910, 0,
+                             134365911]),
+    Fraction(2, 3): (6, 2, [3, 70, 285, 1276, 6160, 27128, 117019, 498860, 2103891, 8784123]),
+    Fraction(3, 4): (5, 3, [42, 201, 1492, 10469, 62935, 379644, 2253373, 13073811, 75152755, 428005675]),
+    Fraction(5, 6): (4, 5, [92, 528, 8694, 79453, 792114, 7375573, 67884974, 610875423, 5427275376,
+                            47664215639]),
+}
+
+
+def qam_ber(snr: float, bits: int) -> float:
+    """Uncoded bit error rate of BPSK (1 bit), QPSK (2) or square M-QAM (4, 6, 8 bits) at a linear SNR."""
+    if bits == 1:
+        return 0.5 * math.erfc(math.sqrt(snr))
+    m = 2 ** bits                        # QPSK is 4-QAM here: 0.5 erfc(sqrt(snr / 2))
+    z = math.sqrt(snr / (2.0 * (m - 1) / 3.0))
+    return (1 - 1 / math.sqrt(m)) * math.erfc(z) * 2 / bits
+
+
+def coded_bit_error(snr: float, mcs: int) -> float:
+    """pe: the probability that a decoded bit is in error at MCS `mcs` and a linear SNR (capped at 1)."""
+    bits, rate = MODULATION[mcs]
+    p = qam_ber(snr, bits)
+    if p == 0.0:
+        return 0.0
+    d = math.sqrt(4.0 * p * (1.0 - p))
+    first, divisor, coeffs = CODE_BOUNDS[rate]
+    pe = sum(a * d ** (first + i) for i, a in enumerate(coeffs)) / (2.0 * divisor)
+    return min(pe, 1.0)
+
+
+def log_bit_success(snr_db: float, mcs: int) -> float:
+    """log(1 - pe) at an SNR in dB: an MPDU of b bits arrives with probability exp(b * this)."""
+    pe = coded_bit_error(10 ** (snr_db / 10), mcs)
+    return -math.inf if pe >= 1.0 else math.log1p(-pe)
+
+
+def mpdu_error_rate(snr_db: float, mcs: int, mpdu_bytes: int) -> float:
+    """The probability that an MPDU of mpdu_bytes is received in error."""
+    return -math.expm1(8 * mpdu_bytes * log_bit_success(snr_db, mcs))

@@ -21,10 +21,10 @@ def table(reference_dir) -> pd.DataFrame:
     rows = []
     for r in ns3_wifi.check(reference_dir):
         cell, theirs = r["params"], r["metrics"]
-        mine = ns3_wifi.ours_tcp(cell, r["seed"]) if cell.get("tcp") else {"goodput_mbps": ns3_wifi.ours(cell, r["seed"])}
+        mine = _ours(cell, r["seed"])
         diff = mine["goodput_mbps"] / theirs["goodput_mbps"] - 1
         rtt_diff = mine["mean_rtt_ms"] / theirs["mean_rtt_ms"] - 1 if cell.get("tcp") else float("nan")
-        rows.append({"phy": f"802.11{cell['standard']}, {cell['channel_mhz']} MHz, MCS {cell['mcs']}",
+        rows.append({"phy": phy_label(cell),
                      "traffic": f"TCP {cell['tcp']}" if cell.get("tcp") else "UDP",
                      "stations": cell["stations"], "direction": cell["direction"],
                      "aggregation": "A-MPDU" if cell["aggregation"] else "single MPDU",
@@ -32,8 +32,25 @@ def table(reference_dir) -> pd.DataFrame:
                      "bianchi_mbps": ns3_wifi.bianchi_mbps(cell), "difference": diff,
                      "ns3_rtt_ms": theirs.get("mean_rtt_ms", float("nan")),
                      "ours_rtt_ms": mine.get("mean_rtt_ms", float("nan")), "rtt_difference": rtt_diff,
+                     "ns3_rate": theirs.get("minstrel_rate"), "ours_rate": mine.get("minstrel_mcs"),
+                     "snr_db": cell.get("snr_db"), "mcs": cell["mcs"],
                      "inside": abs(diff) <= BOUND and not abs(rtt_diff) > RTT_BOUND})
     return pd.DataFrame(rows)
+
+
+def _ours(cell: dict, seed: int) -> dict:
+    if cell.get("tcp"):
+        return ns3_wifi.ours_tcp(cell, seed)
+    if "snr_db" in cell:
+        return ns3_wifi.ours_on_network(cell, seed)
+    return {"goodput_mbps": ns3_wifi.ours(cell, seed)}
+
+
+def phy_label(cell: dict) -> str:
+    """'802.11n, 20 MHz, MCS 7' or '802.11ac, 80 MHz, Minstrel-HT (MCS 0-9), SNR 22 dB'."""
+    rate = f"Minstrel-HT (MCS 0-{cell['mcs']})" if cell.get("rate") == "minstrel" else f"MCS {cell['mcs']}"
+    snr = f", SNR {cell['snr_db']:g} dB" if "snr_db" in cell else ""
+    return f"802.11{cell['standard']}, {cell['channel_mhz']} MHz, {rate}{snr}"
 
 
 def counts(t: pd.DataFrame) -> tuple[int, int]:
@@ -53,6 +70,9 @@ def shown(t: pd.DataFrame) -> pd.DataFrame:
         "mean RTT, ns-3 / ours (ms)": [f"{number_format.num(a)} / {number_format.num(b)} ({_percent(d)})"
                                        if pd.notna(a) else "–"
                                        for a, b, d in zip(t["ns3_rtt_ms"], t["ours_rtt_ms"], t["rtt_difference"])],
+        "Minstrel-HT ended at, ns-3 / ours": [f"{a} / MCS {int(b)}" if isinstance(a, str) and pd.notna(b)
+                                              else (f"{a} / not logged" if isinstance(a, str) else "–")
+                                              for a, b in zip(t["ns3_rate"], t["ours_rate"])],
         "within the bounds": t["inside"].map({True: "yes", False: "no"})})
 
 
@@ -65,9 +85,11 @@ def answer(t: pd.DataFrame) -> str:
     worst = t.loc[t["difference"].abs().idxmax()]
     return (f"**Wi-Fi: {inside} of {total} cells** within {NS3}'s goodput by {BOUND:.0%} (and, for TCP, its mean "
             f"RTT by {RTT_BOUND:.0%}): UDP saturation with one access point and 1-4 stations, 802.11n and 802.11ac, "
-            f"with and without A-MPDU, and one TCP CUBIC or NewReno bulk flow to a station. The largest goodput "
-            f"difference is {_percent(worst['difference'])} ({worst['phy']}, {worst['traffic']}, {worst['stations']} "
-            f"stations, {worst['direction']}link, {worst['aggregation']}).")
+            f"with and without A-MPDU, one TCP CUBIC or NewReno bulk flow to a station, and with MPDU errors from the "
+            f"SNR (ns-3's NIST model on both sides) at a fixed MCS or under Minstrel-HT rate control. The largest "
+            f"goodput difference is {_percent(worst['difference'])} ({worst['phy']}, {worst['traffic']}, "
+            f"{worst['stations']} station{'s' if worst['stations'] != 1 else ''}, {worst['direction']}link, "
+            f"{worst['aggregation']}).")
 
 
 SAWTOOTH = ("NewReno adds one packet a round trip, so after a loss halves a window of about the access point's "
@@ -83,17 +105,47 @@ def explanations(t: pd.DataFrame) -> str:
     if out.empty:
         return ""
     sawtooth = out[(out["traffic"] == "TCP newreno") & (out["difference"].abs() <= BOUND)]
-    other = out.drop(sawtooth.index)
+    rates = out[out.apply(_other_rate, axis=1)]
+    other = out.drop(sawtooth.index).drop(rates.index)
     parts = []
     if len(sawtooth):
         cells = "; ".join(f"{r.phy}: mean RTT {_percent(r.rtt_difference)}, goodput {_percent(r.difference)}"
                           for r in sawtooth.itertuples())
         worst = sawtooth["difference"].abs().max()
         parts.append(f"**TCP NewReno's mean RTT** ({cells}). " + SAWTOOTH.format(goodput=f"{100 * worst:.1f}%"))
+    if len(rates):
+        parts.append(_rate_reason(rates, t))
     if len(other):
         parts.append("**Not explained yet:** " + "; ".join(
             f"{r.phy}, {r.traffic}: goodput {_percent(r.difference)}" for r in other.itertuples()) + ".")
     return "**The cells outside the bounds.** " + " ".join(parts)
+
+
+def _mcs_of(rate) -> int | None:
+    return int(rate.rsplit(" ", 1)[1]) if isinstance(rate, str) else None
+
+
+def _other_rate(r) -> bool:
+    """A Minstrel cell where ns-3's rate control ended at another MCS than ours."""
+    return pd.notna(r["ours_rate"]) and isinstance(r["ns3_rate"], str) and _mcs_of(r["ns3_rate"]) != int(r["ours_rate"])
+
+
+def _rate_reason(rates: pd.DataFrame, t: pd.DataFrame) -> str:
+    from simulator.net import wifi_mac, wifi_phy
+
+    mpdu = wifi_mac.mpdu_bytes(ns3_wifi.IP_PACKET)
+    cells = "; ".join(
+        f"{r.phy}: goodput {_percent(r.difference)}, ns-3's rate control ended at {r.ns3_rate}, ours at MCS "
+        f"{int(r.ours_rate)}, where the error model both use delivers "
+        f"{100 * (1 - wifi_phy.mpdu_error_rate(r.snr_db, int(r.ours_rate), mpdu)):.0f}% of the MPDUs (at ns-3's "
+        f"MCS {_mcs_of(r.ns3_rate)}: {100 * (1 - wifi_phy.mpdu_error_rate(r.snr_db, _mcs_of(r.ns3_rate), mpdu)):.0f}%)"
+        for r in rates.itertuples())
+    fixed = t[t["snr_db"].notna() & t["ours_rate"].isna() & (t["traffic"] == "UDP")]
+    agree = f"; the cells with a fixed MCS at a set SNR agree within {100 * fixed['difference'].abs().max():.1f}%" \
+        if len(fixed) else ""
+    return (f"**Where the two rate controls end at different MCSs** ({cells}). The channel's timing and its MPDU "
+            f"errors are the same on both sides{agree}: the difference is where each Minstrel's sampling left it "
+            f"(ns-3's Minstrel-HT samples groups of 20, 40 and 80 MHz, ours the channel's own width only).")
 
 
 def trust_row(reference_dir) -> dict:

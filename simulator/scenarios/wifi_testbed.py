@@ -77,6 +77,7 @@ def key_params(p):
         q = {k: v for k, v in q.items() if k not in AP_QUEUE_KEYS}
     if q.get("medium", "simple") == "simple":
         return {k: v for k, v in q.items() if k != "medium" and not k.startswith("mac_")}
+    q = {k: v for k, v in q.items() if not (k[4:] in wifi_phy.LATE_DEFAULTS and v == wifi_phy.LATE_DEFAULTS[k[4:]])}
     return {k: v for k, v in q.items() if k not in SIMPLE_ONLY}
 
 
@@ -127,7 +128,10 @@ def params_with_defaults(params):
     check_span(p)
     check_medium_keys(p, params)
     if p["medium"] == "wifi":
-        wifi_phy.wifi_config(mac_params(p))       # the PHY's combinations (e.g. 802.11n has no 80 MHz)
+        try:
+            wifi_phy.wifi_config(mac_params(p))   # the PHY's combinations (e.g. 802.11n has no 80 MHz)
+        except ValueError as e:
+            raise ValueError(f"testbed: the mac_ keys (wifi.params.yaml's names with mac_ in front): {e}") from None
     return p
 
 

@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
+import tempfile
 from pathlib import Path
 
 UDP_PAYLOAD, IP_PACKET = 1472, 1500
@@ -39,6 +42,26 @@ TCP_START_S, TCP_WARM_S, TCP_END_S, TCP_SAMPLE_S = 1.0, 6.0, 20.0, 0.1
 TCP_TYPES = {"cubic": "TcpCubic", "newreno": "TcpNewReno"}
 HT20 = {"standard": "n", "channel_mhz": 20, "mcs": 7, "streams": 1}
 VHT80 = {"standard": "ac", "channel_mhz": 80, "mcs": 9, "streams": 1}
+RATE_WARM_S, RATE_END_S = 3.0, 6.0   # SNR cells: Minstrel has 2 s to settle, then 3 s are measured
+NOISE_FIGURE_DB = 7                   # ns-3's RxNoiseFigure default: the noise floor the SNR is over
+
+
+def snr_cells() -> list[dict]:
+    """Cells with MPDU errors from the SNR (ns-3's NIST model, ours wifi_phy.log_bit_success), one station:
+    a fixed MCS where a quarter, a twentieth or a sixth of the MPDUs fail; Minstrel-HT at SNRs where
+    MCS 3, 5, 7 (802.11n) or 3, 5, 8, 9 (802.11ac) is the fastest that gets through; TCP CUBIC under
+    Minstrel.  The SNRs are chosen from our error model's curves before any run, away from the points
+    where two MCSs tie."""
+    out = [{**HT20, "stations": 1, "direction": "up", "aggregation": True, "rate": "fixed", "snr_db": snr}
+           for snr in (23.5, 24.0)]
+    out.append({**VHT80, "stations": 1, "direction": "down", "aggregation": True, "rate": "fixed", "snr_db": 29.5})
+    for phy, snrs in ((HT20, (15, 22, 27)), (VHT80, (15, 22, 28, 33))):
+        out += [{**phy, "stations": 1, "direction": "down", "aggregation": True, "rate": "minstrel", "snr_db": snr}
+                for snr in snrs]
+    for phy, snr in ((HT20, 22), (VHT80, 28)):
+        out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "rate": "minstrel",
+                    "snr_db": snr, "tcp": "cubic"})
+    return out
 
 
 def cells() -> list[dict]:
@@ -55,13 +78,15 @@ def cells() -> list[dict]:
     for phy in (HT20, VHT80):
         for cc in TCP_TYPES:
             out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out
+    return out + snr_cells()
 
 
 def name(cell: dict) -> str:
     """'n20-mcs7-up-4sta-ampdu', 'ac80-mcs9-down-1sta-tcp-cubic': a cell's key in the records."""
     tail = f"tcp-{cell['tcp']}" if cell.get("tcp") else ("ampdu" if cell["aggregation"] else "single")
-    return f"{cell['standard']}{cell['channel_mhz']}-mcs{cell['mcs']}-{cell['direction']}-{cell['stations']}sta-{tail}"
+    rate = "minstrel" if cell.get("rate") == "minstrel" else f"mcs{cell['mcs']}"
+    snr = f"-snr{cell['snr_db']:g}" if "snr_db" in cell else ""
+    return f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}"
 
 
 def by_name(cell_name: str) -> dict:
@@ -80,13 +105,38 @@ def medium_params(cell: dict) -> dict:
             "max_ampdu_mpdus": 64 if cell["aggregation"] else 1}
 
 
+def snr_params(cell: dict) -> dict:
+    """The channel keys of a cell with SNR errors (and Minstrel), none for the others."""
+    if "snr_db" not in cell:
+        return {}
+    return {"error_model": "snr", "snr_db": cell["snr_db"], "rate_control": cell["rate"]}
+
+
 def ours(cell: dict, seed: int = 1) -> float:
-    """Our goodput of a UDP cell, Mbit/s of UDP payload."""
+    """Our goodput of a UDP cell, Mbit/s of UDP payload: the saturated medium, or with SNR errors and rate
+    control (which it does not model) the packet network's channel with full queues, over ns-3's span."""
     from simulator.net.wifi_mac import WifiMedium
+
+    if "snr_db" in cell:
+        return ours_on_network(cell, seed)["goodput_mbps"]
 
     m = WifiMedium(medium_params(cell), seed=seed)
     m.run(OURS_SECONDS)
     return float(m.delivered_payload_bytes.sum()) * 8 / (m.now_ns * 1e-9) / 1e6 * UDP_PAYLOAD / IP_PACKET
+
+
+def ours_on_network(cell: dict, seed: int = 1) -> dict:
+    """A UDP cell with SNR errors on the packet network's channel, its queues full from time 0 (ns-3's
+    sources start at START_S): goodput over ns-3's span and, with Minstrel, the MCS it ended at."""
+    from simulator.validation import wifi_saturation
+
+    params = {k: v for k, v in medium_params(cell).items() if k not in ("stations", "msdu_bytes")}
+    lo, hi = (t - START_S for t in udp_span(cell))
+    times, net = wifi_saturation.run({**params, **snr_params(cell)}, cell["stations"], cell["direction"], hi, seed)
+    out = {"goodput_mbps": sum(1 for t in times if t > lo) * UDP_PAYLOAD * 8 / (hi - lo) / 1e6}
+    if cell.get("rate") == "minstrel":
+        out["minstrel_mcs"] = net.rates.current(0)
+    return out
 
 
 def tcp_params(cell: dict) -> dict:
@@ -94,7 +144,8 @@ def tcp_params(cell: dict) -> dict:
     return {"model": "testbed", "algorithm": cell["tcp"], "medium": "wifi", "link_setup": "eth_wifi",
             "duration": TCP_END_S - TCP_START_S, "mac_standard": cell["standard"],
             "mac_channel_mhz": cell["channel_mhz"], "mac_spatial_streams": cell["streams"], "mac_mcs": cell["mcs"],
-            "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE, "wifi_delay_ms": 0.0}
+            "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE, "wifi_delay_ms": 0.0,
+            **{"mac_" + k: v for k, v in snr_params(cell).items()}}
 
 
 def ours_tcp(cell: dict, seed: int = 1) -> dict:
@@ -154,15 +205,16 @@ def run_ns3(cell: dict, seed: int = 1) -> dict:
     addr.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.255.0"))
     ap_if, sta_if = addr.Assign(ap_dev), addr.Assign(sta_dev)
     sinks = _traffic(ns, cell, ap, sta, ap_if, sta_if)
-    ns.Simulator.Stop(ns.Seconds(WARM_S))
+    warm, end = udp_span(cell)
+    ns.Simulator.Stop(ns.Seconds(warm))
     ns.Simulator.Run()
     before = [s.GetTotalRx() for s in sinks]
-    ns.Simulator.Stop(ns.Seconds(START_S + DURATION_S - WARM_S))
+    ns.Simulator.Stop(ns.Seconds(end - warm))
     ns.Simulator.Run()
-    span = START_S + DURATION_S - WARM_S
+    span = end - warm
     per = [(s.GetTotalRx() - b) * 8 / span / 1e6 for s, b in zip(sinks, before)]
     ns.Simulator.Destroy()
-    return {"goodput_mbps": sum(per), "per_station_mbps": per}
+    return {"goodput_mbps": sum(per), "per_station_mbps": per, **minstrel_choice(cell)}
 
 
 # the sender's smoothed RTT (trace "RTT" of socket 0 of node 0, the server), kept in C++: it fires per ACK
@@ -234,12 +286,57 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
         rtts.append(cppyy.gbl.tcpsim_wifi.srtt * 1e3)
     goodput = (sink_app.Get(0).GetTotalRx() - received) * 8 / (TCP_END_S - TCP_WARM_S) / 1e6
     ns.Simulator.Destroy()
-    return {"goodput_mbps": goodput, "mean_rtt_ms": sum(rtts) / len(rtts)}
+    return {"goodput_mbps": goodput, "mean_rtt_ms": sum(rtts) / len(rtts), **minstrel_choice(cell)}
+
+
+STATS_LINE = re.compile(r"^(V?HT)\s+(\d+)\s+\+(\d+)ns\s+(\d+)\s+(\S*(?: \S)?)\s+MCS(\d+)(?:/\d+)?")
+
+
+def minstrel_choice(cell: dict) -> dict:
+    """Minstrel-HT's highest-throughput rate at the end of an ns-3 run, from the statistics table it writes
+    (PrintStats) for the busiest sender: {'minstrel_rate': 'VHT 80 MHz MCS 1'}, none without Minstrel."""
+    if cell.get("rate") != "minstrel":
+        return {}
+    files = sorted(Path.cwd().glob("minstrel-ht-stats-*.txt"), key=lambda f: f.stat().st_size)
+    if not files:
+        raise RuntimeError("ns-3's Minstrel-HT wrote no statistics table (PrintStats)")
+    best = None
+    for line in files[-1].read_text().splitlines():
+        m = STATS_LINE.match(line)
+        if m and "A" in m.group(5).split():
+            best = f"{m.group(1)} {m.group(2)} MHz MCS {m.group(6)}"
+    for f in files:
+        f.unlink()
+    return {"minstrel_rate": best}
+
+
+def udp_span(cell: dict) -> tuple:
+    """(from, to) s of a UDP cell's measurement; its sources send from START_S to `to`."""
+    return (RATE_WARM_S, RATE_END_S) if "snr_db" in cell else (WARM_S, START_S + DURATION_S)
+
+
+def rss_dbm(cell: dict) -> float:
+    """The received power giving the cell's SNR over ns-3's noise floor (kT at 290 K over the channel's
+    width, times the noise figure)."""
+    import math
+
+    return cell["snr_db"] + 10 * math.log10(1.3803e-23 * 290 * cell["channel_mhz"] * 1e6 * 1e3) + NOISE_FIGURE_DB
+
+
+def _channel(ns, cell):
+    if "snr_db" not in cell:
+        return ns.YansWifiChannelHelper.Default().Create()
+    helper = ns.YansWifiChannelHelper()
+    helper.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel")
+    helper.AddPropagationLoss("ns3::FixedRssLossModel", "Rss", ns.DoubleValue(rss_dbm(cell)))
+    return helper.Create()
 
 
 def _wifi_devices(ns, cell, ap, sta):
     phy = ns.YansWifiPhyHelper()
-    phy.SetChannel(ns.YansWifiChannelHelper.Default().Create())
+    phy.SetChannel(_channel(ns, cell))
+    if "snr_db" in cell:
+        phy.SetErrorRateModel("ns3::NistErrorRateModel")
     channel = {20: 36, 40: 38, 80: 42}[cell["channel_mhz"]]
     phy.Set("ChannelSettings", ns.StringValue(f"{{{channel}, {cell['channel_mhz']}, BAND_5GHZ, 0}}"))
     for attr in ("Antennas", "MaxSupportedTxSpatialStreams", "MaxSupportedRxSpatialStreams"):
@@ -247,8 +344,11 @@ def _wifi_devices(ns, cell, ap, sta):
     wifi = ns.WifiHelper()
     wifi.SetStandard(ns.WIFI_STANDARD_80211ac if cell["standard"] == "ac" else ns.WIFI_STANDARD_80211n)
     mode = f"VhtMcs{cell['mcs']}" if cell["standard"] == "ac" else f"HtMcs{cell['mcs'] + 8 * (cell['streams'] - 1)}"
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns.StringValue(mode),
-                                 "ControlMode", ns.StringValue("OfdmRate24Mbps"))
+    if cell.get("rate") == "minstrel":
+        wifi.SetRemoteStationManager("ns3::MinstrelHtWifiManager", "PrintStats", ns.BooleanValue(True))
+    else:
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns.StringValue(mode),
+                                     "ControlMode", ns.StringValue("OfdmRate24Mbps"))
     mac = ns.WifiMacHelper()
     ssid = ns.Ssid("tcpsim")
     mac.SetType("ns3::StaWifiMac", "Ssid", ns.SsidValue(ssid))
@@ -293,7 +393,7 @@ def _traffic(ns, cell, ap, sta, ap_if, sta_if):
         client.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
         c = client.Install(src)
         c.Start(ns.Seconds(START_S))
-        c.Stop(ns.Seconds(START_S + DURATION_S))
+        c.Stop(ns.Seconds(udp_span(cell)[1]))
     return sinks
 
 
@@ -353,9 +453,12 @@ def main(argv=None) -> None:
     if not a.out:
         ap.error("--out is required to run a cell")
     cell = by_name(a.cell)
-    rec = record(cell, a.seed, run_ns3(cell, a.seed))
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text(json.dumps(rec, sort_keys=True) + "\n")
+    out = Path(a.out).resolve()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)                      # Minstrel-HT's statistics tables are written here
+        rec = record(cell, a.seed, run_ns3(cell, a.seed))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rec, sort_keys=True) + "\n")
     print(f"{a.cell}: {rec['metrics']['goodput_mbps']:.2f} Mbit/s", file=sys.stderr)
 
 

@@ -171,7 +171,7 @@ rule ns3_wifi_cell:
     output:
         "results/validation/ns3_wifi_runs/{cell}.json",
     wildcard_constraints:
-        cell=r"[a-z0-9-]+",
+        cell=r"[a-z0-9.-]+",
     resources:
         mem_mb=1000,
     params:
