@@ -148,3 +148,13 @@ def test_channel_parameters_are_checked_against_their_declarations(params, messa
     link = net.add_link(1e9, 0.0, 10)
     with pytest.raises(ValueError, match=message):
         net.set_wifi([link], ["sta"], params, "k")
+
+
+def test_the_access_point_takes_turns_between_its_stations_when_both_queues_stay_full():
+    """A packet that does not fit an A-MPDU waits for its link's next turn outside the block-ACK window, so
+    the window empties and the access point moves on to its other station (it used to stay on one)."""
+    from simulator.validation import wifi_saturation
+
+    _, net = wifi_saturation.run(HT20, 2, "down", 1.0)
+    air = [net.link_airtime(link) for link in (0, 1)]
+    assert air[0] / sum(air) == pytest.approx(0.5, abs=0.02)

@@ -54,6 +54,7 @@ cdef class Network(Links):
     cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1
     cdef void _leave_wire(self, int pid) except *
     cdef int _enqueue(self, int link, int pid, double now) except -2
+    cdef int _wait(self, int link, int pid) except -2
     cdef int _grow_ring(self, Link* l) except -1
     cdef int _enqueue_disc(self, int link, int pid) except -2
     cdef void _start(self, int link, int pid, double now) except *

@@ -166,11 +166,16 @@ cdef class Network(Links):
 
     cdef int _enqueue(self, int link, int pid, double now) except -2:
         cdef Link* l = &self.links[link]
-        cdef long slot
         # a free medium has no waiting packets on any member (link_done hands it on at once)
         if not l.busy and not (self.impaired[link] & 8 and self.medium_busy[self.medium_of[link]]):
             self._start(link, pid, now)
             return 1
+        return self._wait(link, pid)
+
+    cdef int _wait(self, int link, int pid) except -2:
+        """Into the link's waiting room (its discipline, or the DropTail ring): 1, or 0 if refused."""
+        cdef Link* l = &self.links[link]
+        cdef long slot
         if self.impaired[link] & 4:
             return self._enqueue_disc(link, pid)
         if l.count >= l.limit:

@@ -58,6 +58,12 @@ cdef class WifiNetwork(Network):
     cdef Stream backoff_rng, error_rng
     cdef readonly LinkRates rates     # each link's MCS and, with error_model: snr, its MPDU errors
     cdef int* ppdu_mcs            # per contender: the MCS of its PPDU
+    cdef bint atf                 # the access point serves its links by airtime (airtime_fairness)
+    cdef long long quantum_ns
+    cdef long long* deficit       # per network link: airtime credit, ns (airtime_fairness)
+    cdef long long* airtime       # per network link: PPDU time sent on it, ns
+    cdef int* held                # per network link: a packet taken from its queue that did not fit the
+                                  # last A-MPDU, first into the next one to that link (-1: none)
     cdef readonly long long exchanges, collisions, mpdus_sent, mac_drops
     cdef int* link_cont           # per network link: its contender, or -1 (not on the channel)
     cdef double* error_rate       # per network link: probability an MPDU is received in error
@@ -82,7 +88,7 @@ cdef class WifiNetwork(Network):
         free(self.link_cont); free(self.error_rate); free(self.own); free(self.n_own); free(self.rr)
         free(self.resume); free(self.ready); free(self.counter); free(self.cw); free(self.ppdu_end)
         free(self.tx); free(self.wlink); free(self.whead); free(self.wlen); free(self.wpid); free(self.wstate)
-        free(self.ppdu_mcs)
+        free(self.ppdu_mcs); free(self.deficit); free(self.airtime); free(self.held)
 
     def set_wifi(self, links, owners, params, key, error_rates=None, snr_db=None):
         """The network links `links` share one channel; owners[i] names the node that transmits on
@@ -112,6 +118,7 @@ cdef class WifiNetwork(Network):
         self._allocate()
         for x in range(self.n_links):
             self.link_cont[x] = -1
+            self.held[x] = -1
         rates = dict(error_rates or {})
         for x, name in zip(links, owners):
             c = names.index(name)
@@ -153,6 +160,8 @@ cdef class WifiNetwork(Network):
         self.ack_timeout_ns = self.sifs_ns + self.slot_ns + <long long>round(cfg["rx_phy_start_delay_us"] * 1000)
         self.eifs_extra_ns = self.sifs_ns + 1000 * wifi_phy.non_ht_us(wifi_phy.ACK_BYTES, 6)
         self.eifs = cfg["eifs"]
+        self.atf = cfg["airtime_fairness"]
+        self.quantum_ns = <long long>round(cfg["airtime_quantum_us"] * 1000)
 
     def _allocate(self):
         n, w = self.n_cont, self.win
@@ -173,11 +182,15 @@ cdef class WifiNetwork(Network):
         self.wpid = <int*>calloc(n * w, sizeof(int))
         self.wstate = <char*>calloc(n * w, sizeof(char))
         self.ppdu_mcs = <int*>calloc(n, sizeof(int))
+        self.deficit = <long long*>calloc(self.n_links, sizeof(long long))
+        self.airtime = <long long*>calloc(self.n_links, sizeof(long long))
+        self.held = <int*>calloc(self.n_links, sizeof(int))
         if (self.link_cont == NULL or self.error_rate == NULL or self.own == NULL or self.n_own == NULL
                 or self.rr == NULL or self.resume == NULL or self.ready == NULL or self.counter == NULL
                 or self.cw == NULL or self.ppdu_end == NULL or self.tx == NULL or self.wlink == NULL
                 or self.whead == NULL or self.wlen == NULL or self.wpid == NULL or self.wstate == NULL
-                or self.ppdu_mcs == NULL):
+                or self.ppdu_mcs == NULL or self.deficit == NULL or self.airtime == NULL
+                or self.held == NULL):
             raise MemoryError()
 
     # ------------------------------------------------------------------ the network's hooks
@@ -209,32 +222,15 @@ cdef class WifiNetwork(Network):
         return 0
 
     # ------------------------------------------------------------------ queues and contention
-    cdef int _wait(self, int link, int pid) except -2:
-        """Into the link's waiting room (its discipline, or the DropTail ring): 1, or 0 if refused."""
-        cdef Link* l = &self.links[link]
-        cdef long slot
-        if self.impaired[link] & 4:
-            return self._enqueue_disc(link, pid)
-        if l.count >= l.limit:
-            l.drops += 1
-            return 0
-        if l.count == l.ring_cap:
-            self._grow_ring(l)
-        slot = l.head + l.count
-        if slot >= l.ring_cap:
-            slot -= l.ring_cap
-        l.ring[slot] = pid
-        l.count += 1
-        if l.count > l.max_queue:
-            l.max_queue = l.count
-        return 1
+    cdef inline bint _backlog(self, int link) noexcept:
+        return self.held[link] >= 0 or self.queue_length(link) > 0
 
     cdef bint _has_work(self, int c) except -1:
         cdef int j
         if self.wlen[c]:
             return True
         for j in range(self.n_own[c]):
-            if self.queue_length(self.own[c * self.max_own + j]):
+            if self._backlog(self.own[c * self.max_own + j]):
                 return True
         return False
 
@@ -286,6 +282,8 @@ cdef class WifiNetwork(Network):
             self.tx[c] = self._has_work(c) and self._expiry(c) == t
             if self.tx[c]:
                 self.ppdu_end[c] = t + self._build_ampdu(c, t)
+                self.airtime[self.wlink[c]] += self.ppdu_end[c] - t
+                self.deficit[self.wlink[c]] -= self.ppdu_end[c] - t
                 if self.wlen[c] == 0:                # an AQM dropped all it had (a guard): nothing to send
                     self.tx[c] = 0
                     continue
@@ -344,15 +342,37 @@ cdef class WifiNetwork(Network):
         return mpdus == 1 or (length <= self.max_ampdu_bytes and self._airtime(length, mpdus) <= self.max_ppdu_ns)
 
     cdef int _pick_link(self, int c) except -2:
-        """Round robin among c's links with packets waiting (its window is empty)."""
+        """Round robin among c's links with packets waiting (its window is empty), or by airtime."""
         cdef int j, k, link
+        if self.atf:
+            return self._pick_by_airtime(c)
         for j in range(1, self.n_own[c] + 1):
             k = (self.rr[c] + j) % self.n_own[c]
             link = self.own[c * self.max_own + k]
-            if self.queue_length(link):
+            if self._backlog(link):
                 self.rr[c] = k
                 return link
         return -1
+
+    cdef int _pick_by_airtime(self, int c) except -2:
+        """mac80211's airtime scheduler (net/mac80211 since Linux 4.19, ath9k's before it): the link at the
+        head keeps its turn while its airtime credit is not negative; one in debt gets a quantum and goes
+        to the back.  Every PPDU's time is charged to its link."""
+        cdef int j, k, link, waiting = 0
+        for j in range(self.n_own[c]):
+            waiting += self._backlog(self.own[c * self.max_own + j])
+        if waiting == 0:
+            return -1
+        while True:
+            for j in range(self.n_own[c]):
+                k = (self.rr[c] + j) % self.n_own[c]
+                link = self.own[c * self.max_own + k]
+                if not self._backlog(link):
+                    continue
+                if self.deficit[link] >= 0:
+                    self.rr[c] = k
+                    return link
+                self.deficit[link] += self.quantum_ns
 
     cdef long long _build_ampdu(self, int c, long long t) except -1:
         """Contender c's PPDU at t: window MPDUs to send again, then new packets while the window and the
@@ -373,21 +393,24 @@ cdef class WifiNetwork(Network):
                 return self._airtime(length, mpdus)
             self.wstate[slot] = SENDING
             length, mpdus = nxt, mpdus + 1
-        while self.wlen[c] < self.win and self.queue_length(self.wlink[c]):
-            pid = self._dequeue(self.wlink[c])
+        while self.wlen[c] < self.win and self._backlog(self.wlink[c]):
+            pid = self.held[self.wlink[c]]
+            self.held[self.wlink[c]] = -1
+            if pid < 0:
+                pid = self._dequeue(self.wlink[c])
             if pid < 0:      # an AQM dropped what that link had left (not CoDel: it keeps a flow's last packet)
                 link = self._pick_link(c) if self.wlen[c] == 0 else -1
                 if link < 0:
                     break
                 self.wlink[c] = link                 # another of c's links has packets: its turn
                 continue
+            nxt = length + self._mpdu(pid) if self.win == 1 else add_subframe(length, self._mpdu(pid))
+            if not self._fits(nxt, mpdus + 1):
+                self.held[self.wlink[c]] = pid       # the next A-MPDU to this link takes it first
+                break
             slot = base + (self.whead[c] + self.wlen[c]) % self.win
             self.wpid[slot] = pid
             self.wlen[c] += 1
-            nxt = length + self._mpdu(pid) if self.win == 1 else add_subframe(length, self._mpdu(pid))
-            if not self._fits(nxt, mpdus + 1):
-                self.wstate[slot] = AWAITING         # the next PPDU takes it
-                break
             self.wstate[slot] = SENDING
             length, mpdus = nxt, mpdus + 1
         self.mpdus_sent += mpdus
@@ -455,6 +478,10 @@ cdef class WifiNetwork(Network):
             raise ValueError(f"set_backoff: contender must be in 0..{self.n_cont - 1} and slots >= 0, "
                              f"got {contender}, {slots}")
         self.counter[contender] = slots
+
+    def link_airtime(self, int link):
+        """PPDU time sent on a network link so far, s."""
+        return self.airtime[link] * 1e-9
 
     def contention_windows(self):
         return [self.cw[c] for c in range(self.n_cont)]

@@ -101,7 +101,7 @@ def non_ht_us(nbytes: int, rate_mbps: int) -> int:
 
 # keys that only one setting reads: (key, the setting it needs)
 NEEDS = {"snr_db": ("error_model", "snr"), "rate_update_ms": ("rate_control", "minstrel"),
-         "rate_ewma_pct": ("rate_control", "minstrel")}
+         "rate_ewma_pct": ("rate_control", "minstrel"), "airtime_quantum_us": ("airtime_fairness", True)}
 
 
 def check_key_use(cfg: dict, given: dict) -> None:
@@ -119,7 +119,7 @@ def check_key_use(cfg: dict, given: dict) -> None:
 # keys added after results existed: out of a run's key at their defaults, so every earlier run keeps its
 # key (and its random streams)
 LATE_DEFAULTS = {"error_model": "fixed", "snr_db": 25, "rate_control": "fixed", "rate_update_ms": 50,
-                 "rate_ewma_pct": 75}
+                 "rate_ewma_pct": 75, "airtime_fairness": False, "airtime_quantum_us": 256}
 
 
 def key_params(cfg: dict) -> dict:

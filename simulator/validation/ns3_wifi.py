@@ -14,7 +14,9 @@ TCP cells: a server 1 Gbit/s and 0.1 ms from the access point sends one bulk flo
 to one station; the access point's only queue is its MAC queue of TCP_QUEUE packets (no queue disc:
 TrafficControlHelper.Uninstall; no MaxDelay drop); measured from 6 s to 20 s: goodput at the sink and the
 sender's smoothed RTT sampled every 0.1 s. Our side is the testbed model on the 802.11 channel, Ethernet to
-Wi-Fi, with the same PHY, queue and algorithm (stack linux).
+Wi-Fi, with the same PHY, queue and algorithm (stack linux). Relay cells: one station's flow to another through
+the access point (ours: the testbed's Wi-Fi to Wi-Fi). SNR cells: MPDU errors from the SNR (ns-3's NIST
+model), a fixed MCS or Minstrel-HT (snr_cells). ns-3's side of every cell is in ns3_wifi_peer.py.
 
 Our side of a UDP cell is WifiMedium with the same PHY and limits: uplink, `stations` saturated stations;
 downlink, one (the access point: one backoff, whatever station it sends to). Bianchi's model (bianchi.py)
@@ -27,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -39,7 +40,8 @@ OURS_SECONDS = 10.0                  # simulated seconds of our side (saturation
 RECORDS = "ns3_wifi/records.jsonl"   # in the reference folder (config key reference_dir)
 TCP_QUEUE = 1000                     # the access point's MAC queue, packets (ours: ap_buffer_pkts)
 TCP_START_S, TCP_WARM_S, TCP_END_S, TCP_SAMPLE_S = 1.0, 6.0, 20.0, 0.1
-TCP_TYPES = {"cubic": "TcpCubic", "newreno": "TcpNewReno"}
+TCP_TYPES = {"cubic": "TcpCubic", "newreno": "TcpNewReno", "bbr": "TcpBbr"}
+LOSS_BASED = ("cubic", "newreno")
 HT20 = {"standard": "n", "channel_mhz": 20, "mcs": 7, "streams": 1}
 VHT80 = {"standard": "ac", "channel_mhz": 80, "mcs": 9, "streams": 1}
 RATE_WARM_S, RATE_END_S = 3.0, 6.0   # SNR cells: Minstrel has 2 s to settle, then 3 s are measured
@@ -65,6 +67,11 @@ def snr_cells() -> list[dict]:
 
 
 def cells() -> list[dict]:
+    """Every cell: cells_without_long(), then NewReno's long TCP cells."""
+    return cells_without_long() + long_cells()
+
+
+def cells_without_long() -> list[dict]:
     """The matrix: UDP saturation with 802.11n 20 MHz MCS 7 and 802.11ac 80 MHz MCS 9 (one stream each), 1-4
     stations, uplink and downlink, A-MPDU on and off (802.11ac: off only for one station); then one TCP bulk
     flow down to one station, CUBIC and NewReno, on each PHY."""
@@ -76,9 +83,38 @@ def cells() -> list[dict]:
                     if agg or phy is HT20 or n == 1:
                         out.append({**phy, "stations": n, "direction": direction, "aggregation": agg})
     for phy in (HT20, VHT80):
-        for cc in TCP_TYPES:
+        for cc in LOSS_BASED:
             out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out + snr_cells()
+    return out + snr_cells() + relay_cells() + bbr_cells()
+
+
+LONG_END_S = 200.0
+
+
+def long_cells() -> list[dict]:
+    """NewReno's TCP cells again over 200 s: its sawtooth after a loss lasts about half a window of round trips,
+    which on these paths is not shorter than the 14 s the other cells measure, so their mean RTT depends on
+    where in one sawtooth the span falls; over 194 s it averages several."""
+    return [{**c, "end_s": LONG_END_S} for c in cells_without_long() if c.get("tcp") == "newreno"]
+
+
+def tcp_end(cell: dict) -> float:
+    """When a TCP cell's measurement ends, s."""
+    return cell.get("end_s", TCP_END_S)
+
+
+def relay_cells() -> list[dict]:
+    """One TCP bulk flow from a station to another through the access point (the testbed's WiFi-WiFi set-up:
+    every packet and every ACK crosses the air twice), CUBIC and NewReno on each PHY, no frame errors."""
+    return [{**phy, "stations": 2, "direction": "relay", "aggregation": True, "tcp": cc}
+            for phy in (HT20, VHT80) for cc in LOSS_BASED]
+
+
+def bbr_cells() -> list[dict]:
+    """BBR (ns-3's TcpBbr, ours bbr) down to a station and from station to station: whether BBR's window of
+    two estimated BDPs at millisecond round trips fills the A-MPDUs on both simulators."""
+    return [{**phy, "stations": n, "direction": d, "aggregation": True, "tcp": "bbr"}
+            for phy in (HT20, VHT80) for d, n in (("down", 1), ("relay", 2))]
 
 
 def name(cell: dict) -> str:
@@ -86,7 +122,8 @@ def name(cell: dict) -> str:
     tail = f"tcp-{cell['tcp']}" if cell.get("tcp") else ("ampdu" if cell["aggregation"] else "single")
     rate = "minstrel" if cell.get("rate") == "minstrel" else f"mcs{cell['mcs']}"
     snr = f"-snr{cell['snr_db']:g}" if "snr_db" in cell else ""
-    return f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}"
+    span = f"-{cell['end_s']:g}s" if "end_s" in cell else ""
+    return f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}{span}"
 
 
 def by_name(cell_name: str) -> dict:
@@ -140,9 +177,11 @@ def ours_on_network(cell: dict, seed: int = 1) -> dict:
 
 
 def tcp_params(cell: dict) -> dict:
-    """The testbed model's parameters of a TCP cell (simulator/scenarios/wifi_testbed.params.yaml)."""
-    return {"model": "testbed", "algorithm": cell["tcp"], "medium": "wifi", "link_setup": "eth_wifi",
-            "duration": TCP_END_S - TCP_START_S, "mac_standard": cell["standard"],
+    """The testbed model's parameters of a TCP cell (simulator/scenarios/wifi_testbed.params.yaml): Ethernet to
+    Wi-Fi, or Wi-Fi to Wi-Fi for the relay cells."""
+    setup = "wifi_wifi" if cell["direction"] == "relay" else "eth_wifi"
+    return {"model": "testbed", "algorithm": cell["tcp"], "medium": "wifi", "link_setup": setup,
+            "duration": tcp_end(cell) - TCP_START_S, "mac_standard": cell["standard"],
             "mac_channel_mhz": cell["channel_mhz"], "mac_spatial_streams": cell["streams"], "mac_mcs": cell["mcs"],
             "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE, "wifi_delay_ms": 0.0,
             **{"mac_" + k: v for k, v in snr_params(cell).items()}}
@@ -159,7 +198,7 @@ def ours_tcp(cell: dict, seed: int = 1) -> dict:
     p = registry.resolve(tcp_params(cell))
     out = wifi_testbed.simulate(p, registry.key(p, seed))
     s = samples(out)
-    lo, hi = TCP_WARM_S - TCP_START_S, TCP_END_S - TCP_START_S
+    lo, hi = TCP_WARM_S - TCP_START_S, tcp_end(cell) - TCP_START_S
     span = (s.t > lo) & (s.t <= hi)
     delivered = np.interp([lo, hi], s.t, s.delivered[:, 0])
     return {"goodput_mbps": float(delivered[1] - delivered[0]) * p["mss_bytes"] * 8 / (hi - lo) / 1e6,
@@ -184,217 +223,9 @@ def bianchi_mbps(cell: dict) -> float | None:
     return bps / 1e6
 
 
-# ------------------------------------------------------------------ ns-3
-def run_ns3(cell: dict, seed: int = 1) -> dict:
-    """One cell in ns-3: {'goodput_mbps', 'per_station_mbps'} (UDP) or {'goodput_mbps', 'mean_rtt_ms'} (TCP)."""
-    if cell.get("tcp"):
-        return run_ns3_tcp(cell, seed)
-    from ns import ns
-
-    ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(seed)
-    ap, sta = ns.NodeContainer(), ns.NodeContainer()
-    ap.Create(1)
-    sta.Create(cell["stations"])
-    ap_dev, sta_dev = _wifi_devices(ns, cell, ap, sta)
-    _place(ns, ap, sta)
-    stack = ns.InternetStackHelper()
-    stack.Install(ap)
-    stack.Install(sta)
-    addr = ns.Ipv4AddressHelper()
-    addr.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.255.0"))
-    ap_if, sta_if = addr.Assign(ap_dev), addr.Assign(sta_dev)
-    sinks = _traffic(ns, cell, ap, sta, ap_if, sta_if)
-    warm, end = udp_span(cell)
-    ns.Simulator.Stop(ns.Seconds(warm))
-    ns.Simulator.Run()
-    before = [s.GetTotalRx() for s in sinks]
-    ns.Simulator.Stop(ns.Seconds(end - warm))
-    ns.Simulator.Run()
-    span = end - warm
-    per = [(s.GetTotalRx() - b) * 8 / span / 1e6 for s, b in zip(sinks, before)]
-    ns.Simulator.Destroy()
-    return {"goodput_mbps": sum(per), "per_station_mbps": per, **minstrel_choice(cell)}
-
-
-# the sender's smoothed RTT (trace "RTT" of socket 0 of node 0, the server), kept in C++: it fires per ACK
-RTT_CPP = r"""
-#include "ns3/core-module.h"
-namespace tcpsim_wifi {
-double srtt = 0;
-void OnRtt(ns3::Time, ns3::Time now) { srtt = now.GetSeconds(); }
-void Connect() {
-  ns3::Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTT", ns3::MakeCallback(&OnRtt));
-}
-}
-"""
-
-
-def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
-    """One TCP cell in ns-3: a wired server's bulk flow through the access point to one station."""
-    import cppyy
-    from ns import ns
-
-    cppyy.cppdef(RTT_CPP)
-    ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(seed)
-    for key, value in (("ns3::TcpL4Protocol::SocketType", ns.StringValue(f"ns3::{TCP_TYPES[cell['tcp']]}")),
-                       ("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1448)),
-                       ("ns3::TcpSocket::SndBufSize", ns.UintegerValue(16 << 20)),
-                       ("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(16 << 20)),
-                       ("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(10)),
-                       ("ns3::WifiMacQueue::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{TCP_QUEUE}p"))),
-                       ("ns3::WifiMacQueue::MaxDelay", ns.TimeValue(ns.Seconds(1000)))):
-        ns.Config.SetDefault(key, value)
-    server, ap, sta = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    for c in (server, ap, sta):
-        c.Create(1)
-    p2p = ns.PointToPointHelper()
-    p2p.SetDeviceAttribute("DataRate", ns.StringValue("1Gbps"))
-    p2p.SetChannelAttribute("Delay", ns.StringValue("0.1ms"))
-    wired = p2p.Install(server.Get(0), ap.Get(0))
-    ap_dev, sta_dev = _wifi_devices(ns, cell, ap, sta)
-    _place(ns, ap, sta)
-    stack = ns.InternetStackHelper()
-    for c in (server, ap, sta):
-        stack.Install(c)
-    addr = ns.Ipv4AddressHelper()
-    addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
-    addr.Assign(wired)
-    addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
-    addr.Assign(ap_dev)
-    sta_if = addr.Assign(sta_dev)
-    tc = ns.TrafficControlHelper()          # the MAC queue only (addresses install a queue disc: remove it)
-    tc.Uninstall(ap_dev)
-    tc.Uninstall(sta_dev)
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-    target = ns.InetSocketAddress(sta_if.GetAddress(0), 5000).ConvertTo()
-    sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 5000).ConvertTo())
-    sink_app = sink.Install(sta.Get(0))
-    sink_app.Start(ns.Seconds(0))
-    bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", target)
-    bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
-    bulk.Install(server.Get(0)).Start(ns.Seconds(TCP_START_S))
-    ns.Simulator.Stop(ns.Seconds(TCP_WARM_S))
-    ns.Simulator.Run()
-    received = sink_app.Get(0).GetTotalRx()
-    cppyy.gbl.tcpsim_wifi.Connect()
-    rtts = []
-    for _ in range(int(round((TCP_END_S - TCP_WARM_S) / TCP_SAMPLE_S))):
-        ns.Simulator.Stop(ns.Seconds(TCP_SAMPLE_S))
-        ns.Simulator.Run()
-        rtts.append(cppyy.gbl.tcpsim_wifi.srtt * 1e3)
-    goodput = (sink_app.Get(0).GetTotalRx() - received) * 8 / (TCP_END_S - TCP_WARM_S) / 1e6
-    ns.Simulator.Destroy()
-    return {"goodput_mbps": goodput, "mean_rtt_ms": sum(rtts) / len(rtts), **minstrel_choice(cell)}
-
-
-STATS_LINE = re.compile(r"^(V?HT)\s+(\d+)\s+\+(\d+)ns\s+(\d+)\s+(\S*(?: \S)?)\s+MCS(\d+)(?:/\d+)?")
-
-
-def minstrel_choice(cell: dict) -> dict:
-    """Minstrel-HT's highest-throughput rate at the end of an ns-3 run, from the statistics table it writes
-    (PrintStats) for the busiest sender: {'minstrel_rate': 'VHT 80 MHz MCS 1'}, none without Minstrel."""
-    if cell.get("rate") != "minstrel":
-        return {}
-    files = sorted(Path.cwd().glob("minstrel-ht-stats-*.txt"), key=lambda f: f.stat().st_size)
-    if not files:
-        raise RuntimeError("ns-3's Minstrel-HT wrote no statistics table (PrintStats)")
-    best = None
-    for line in files[-1].read_text().splitlines():
-        m = STATS_LINE.match(line)
-        if m and "A" in m.group(5).split():
-            best = f"{m.group(1)} {m.group(2)} MHz MCS {m.group(6)}"
-    for f in files:
-        f.unlink()
-    return {"minstrel_rate": best}
-
-
 def udp_span(cell: dict) -> tuple:
     """(from, to) s of a UDP cell's measurement; its sources send from START_S to `to`."""
     return (RATE_WARM_S, RATE_END_S) if "snr_db" in cell else (WARM_S, START_S + DURATION_S)
-
-
-def rss_dbm(cell: dict) -> float:
-    """The received power giving the cell's SNR over ns-3's noise floor (kT at 290 K over the channel's
-    width, times the noise figure)."""
-    import math
-
-    return cell["snr_db"] + 10 * math.log10(1.3803e-23 * 290 * cell["channel_mhz"] * 1e6 * 1e3) + NOISE_FIGURE_DB
-
-
-def _channel(ns, cell):
-    if "snr_db" not in cell:
-        return ns.YansWifiChannelHelper.Default().Create()
-    helper = ns.YansWifiChannelHelper()
-    helper.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel")
-    helper.AddPropagationLoss("ns3::FixedRssLossModel", "Rss", ns.DoubleValue(rss_dbm(cell)))
-    return helper.Create()
-
-
-def _wifi_devices(ns, cell, ap, sta):
-    phy = ns.YansWifiPhyHelper()
-    phy.SetChannel(_channel(ns, cell))
-    if "snr_db" in cell:
-        phy.SetErrorRateModel("ns3::NistErrorRateModel")
-    channel = {20: 36, 40: 38, 80: 42}[cell["channel_mhz"]]
-    phy.Set("ChannelSettings", ns.StringValue(f"{{{channel}, {cell['channel_mhz']}, BAND_5GHZ, 0}}"))
-    for attr in ("Antennas", "MaxSupportedTxSpatialStreams", "MaxSupportedRxSpatialStreams"):
-        phy.Set(attr, ns.UintegerValue(cell["streams"]))
-    wifi = ns.WifiHelper()
-    wifi.SetStandard(ns.WIFI_STANDARD_80211ac if cell["standard"] == "ac" else ns.WIFI_STANDARD_80211n)
-    mode = f"VhtMcs{cell['mcs']}" if cell["standard"] == "ac" else f"HtMcs{cell['mcs'] + 8 * (cell['streams'] - 1)}"
-    if cell.get("rate") == "minstrel":
-        wifi.SetRemoteStationManager("ns3::MinstrelHtWifiManager", "PrintStats", ns.BooleanValue(True))
-    else:
-        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns.StringValue(mode),
-                                     "ControlMode", ns.StringValue("OfdmRate24Mbps"))
-    mac = ns.WifiMacHelper()
-    ssid = ns.Ssid("tcpsim")
-    mac.SetType("ns3::StaWifiMac", "Ssid", ns.SsidValue(ssid))
-    sta_dev = wifi.Install(phy, mac, sta)
-    mac.SetType("ns3::ApWifiMac", "Ssid", ns.SsidValue(ssid))
-    ap_dev = wifi.Install(phy, mac, ap)
-    if not cell["aggregation"]:
-        for devs in (sta_dev, ap_dev):
-            for i in range(devs.GetN()):
-                devs.Get(i).GetObject[ns.WifiNetDevice]().GetMac().SetAttribute("BE_MaxAmpduSize", ns.UintegerValue(0))
-    return ap_dev, sta_dev
-
-
-def _place(ns, ap, sta):
-    mobility = ns.MobilityHelper()
-    pos = ns.ListPositionAllocator()
-    pos.Add(ns.Vector(0, 0, 0))
-    for i in range(sta.GetN()):
-        pos.Add(ns.Vector(1.0 + i, 0, 0))
-    mobility.SetPositionAllocator(pos)
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel")
-    mobility.Install(ap)
-    mobility.Install(sta)
-
-
-def _traffic(ns, cell, ap, sta, ap_if, sta_if):
-    """A saturating UDP source per station (to or from the access point) and its sink; returns the sinks."""
-    sinks = []
-    for i in range(cell["stations"]):
-        up = cell["direction"] == "up"
-        src, dst = (sta.Get(i), ap.Get(0)) if up else (ap.Get(0), sta.Get(i))
-        address = ap_if.GetAddress(0) if up else sta_if.GetAddress(i)
-        port = 9 + i
-        sink = ns.PacketSinkHelper("ns3::UdpSocketFactory",
-                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
-        app = sink.Install(dst)
-        app.Start(ns.Seconds(0))
-        sinks.append(app.Get(0))
-        client = ns.UdpClientHelper(ns.InetSocketAddress(address, port).ConvertTo())
-        client.SetAttribute("MaxPackets", ns.UintegerValue(0))
-        client.SetAttribute("Interval", ns.TimeValue(ns.MicroSeconds(10)))
-        client.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
-        c = client.Install(src)
-        c.Start(ns.Seconds(START_S))
-        c.Stop(ns.Seconds(udp_span(cell)[1]))
-    return sinks
 
 
 def record(cell: dict, seed: int, metrics: dict) -> dict:
@@ -452,11 +283,13 @@ def main(argv=None) -> None:
         return
     if not a.out:
         ap.error("--out is required to run a cell")
+    from simulator.validation import ns3_wifi_peer
+
     cell = by_name(a.cell)
     out = Path(a.out).resolve()
     with tempfile.TemporaryDirectory() as scratch:
         os.chdir(scratch)                      # Minstrel-HT's statistics tables are written here
-        rec = record(cell, a.seed, run_ns3(cell, a.seed))
+        rec = record(cell, a.seed, ns3_wifi_peer.run_ns3(cell, a.seed))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(rec, sort_keys=True) + "\n")
     print(f"{a.cell}: {rec['metrics']['goodput_mbps']:.2f} Mbit/s", file=sys.stderr)

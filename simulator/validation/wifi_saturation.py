@@ -24,8 +24,9 @@ def delivered(params: dict, stations: int, direction: str, until: float, seed: i
     return run(params, stations, direction, until, seed)[0]
 
 
-def run(params: dict, stations: int, direction: str, until: float, seed: int = 1) -> tuple:
-    """(delivery times, the WifiNetwork after the run) of delivered()."""
+def run(params: dict, stations: int, direction: str, until: float, seed: int = 1, snr_db=None) -> tuple:
+    """(delivery times, the WifiNetwork after the run) of delivered(); snr_db: {station: dB} where it
+    differs from the params' snr_db (error_model: snr)."""
     if direction not in ("up", "down"):
         raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
     cfg = wifi_phy.wifi_config(dict(params))
@@ -39,7 +40,8 @@ def run(params: dict, stations: int, direction: str, until: float, seed: int = 1
         net.set_route(i, 0, [link])
     owners = [f"sta{i}" for i in range(stations)] if direction == "up" else ["ap"] * stations
     net.set_wifi(links, owners, params, run_key({**wifi_phy.key_params(cfg), "direction": direction,
-                                                 "stations": stations}, seed))
+                                                 "stations": stations}, seed),
+                 snr_db={links[i]: v for i, v in (snr_db or {}).items()})
     for i in range(stations):
         for seq in range(per_link):
             net.py_send(i, 0, seq, 0.0, FRAME)

@@ -43,7 +43,11 @@ def _inside(number, rows: pd.DataFrame) -> bool:
 
 
 def _setting(r) -> str:
-    """'MCS 4, 1000-packet DropTail, 10% MPDU errors' (a sweep without the queue discipline: DropTail)."""
+    """'MCS 4, 1000-packet DropTail, 10% MPDU errors' (a sweep without the queue discipline: DropTail), or
+    'Minstrel-HT at 22 dB, 100-packet FQ-CoDel' for the rate-control part of the sweep."""
+    if r.get("mac_rate_control") == "minstrel":
+        queue = QUEUES.get(r.get("ap_queue") if isinstance(r.get("ap_queue"), str) else "fifo", "DropTail")
+        return f"Minstrel-HT at {float(r['mac_snr_db']):g} dB SNR, {float(r['ap_buffer_pkts']):g}-packet {queue}"
     parts = []
     for k, fmt in SWEPT.items():
         if k == "ap_queue":
@@ -120,7 +124,7 @@ def sweep_figure(tables: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     sweep = _unidirectional(tables, SWEEP)
-    sweep = sweep[sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS]
+    sweep = sweep[(sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS) & ~_minstrel(sweep)]
     algs = algorithms(sweep)
     fig, axes = plt.subplots(len(ROWS), len(PANELS), figsize=(12, 6.5), sharex=True, squeeze=False)
     for col, (setup, bg) in enumerate(PANELS):
@@ -155,6 +159,11 @@ def sweep_figure(tables: pd.DataFrame):
     return fig
 
 
+def _minstrel(d: pd.DataFrame) -> pd.Series:
+    """The rows of the sweep's rate-control part."""
+    return d["mac_rate_control"].eq("minstrel") if "mac_rate_control" in d else pd.Series(False, index=d.index)
+
+
 def _discipline(d: pd.DataFrame) -> pd.Series:
     """Each row's access-point queue discipline ('fifo' where the sweep did not vary it)."""
     return d["ap_queue"].fillna("fifo") if "ap_queue" in d else pd.Series("fifo", index=d.index)
@@ -185,8 +194,9 @@ def section(ch, tables, numbers, source: str) -> None:
     ch.table(frame, "testbed_numbers_by_channel.csv", index=False,
              note="The report's numbers beside our baseline runs (no background), per-run range = 2.5th-97.5th "
                   "percentile over seeds; *sweep settings* counts the settings of rate (MCS 4, 7, 9), access point "
-                  "queue (100 or 1000 packets, DropTail or FQ-CoDel) and MPDU error rate (0, 10%, 30%) at which "
-                  "our range meets the "
+                  "queue (100 or 1000 packets, DropTail or FQ-CoDel) and MPDU error rate (0, 10%, 30%), and of "
+                  "Minstrel-HT rate control with MPDU errors from the SNR (15, 22, 28, 33 dB) with the same queues, "
+                  "at which our range meets the "
                   "report's number. {link}. Made from `config/studies/testbed/tb_matrix.yaml`, "
                   "`tb_wifi_matrix.yaml` and `tb_wifi_sensitivity.yaml`.")
     if chapter_tables.ran(tables, SWEEP):
