@@ -299,3 +299,17 @@ def test_tiny_runs_figures_are_complete_unmixed_and_have_their_data(built_report
     page = (results / "book" / "_build" / "html" / "testbed.html").read_text()
     assert page.count("Data of this figure (CSV)") == len(figures_made)
     assert "25–40" in page
+
+
+def test_a_static_number_reason_that_disagrees_with_the_sweep_is_caught():
+    """reference/testbed/number_reasons.yaml is text written by hand; the chapter stops when its kind for a number
+    outside no longer says what the build's sweep shows (an open setting, only the heavy background, nothing)."""
+    numbers = NUMBERS[(NUMBERS["metric"] == "ping_rtt_mean_ms") & (NUMBERS["algorithm"] == "bbr")
+                      & (NUMBERS["where"] == "link_setup=wifi_wifi")]
+    tables = pd.DataFrame([channel_row("tb_wifi_matrix", 2.0, 3.0), sweep_row(2.0, 3.0),
+                           sweep_row(26.0, 50.0, "heavy")])
+    said = lambda kind: {"testbed": [{"match": "^RTT wifi_wifi bbr ", "kind": kind}]}   # noqa: E731
+    assert wifi_channel.check_reasons(tables, numbers, said("paper_ambiguity")) == []
+    wrong = wifi_channel.check_reasons(tables, numbers, said("sensitivity"))
+    assert len(wrong) == 1 and "RTT wifi_wifi bbr" in wrong[0] and "only runs with the heavy background" in wrong[0]
+    assert "says nothing" in wifi_channel.check_reasons(tables, numbers, {"testbed": []})[0]

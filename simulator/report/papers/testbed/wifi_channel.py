@@ -90,6 +90,34 @@ def why(sweep, number, setup, inside: bool) -> str:
     return WHY["background"] if reached(sweep, number, setup, "heavy") else WHY["none"]
 
 
+# the number_reasons.yaml kinds that say what the sweep shows for a number outside
+REASON_KINDS = {WHY["open"]: ("sensitivity",), WHY["background"]: ("paper_ambiguity",), WHY["none"]: ("unexplained",)}
+
+
+def check_reasons(tables: pd.DataFrame, numbers: pd.DataFrame, reasons: dict) -> list[str]:
+    """Where reference/testbed/number_reasons.yaml (static text) disagrees with the sweep about a number
+    outside our 802.11 baseline runs: one line each; [] when they agree (or the sweep did not run)."""
+    from simulator.report.papers.testbed.claims import VARIANT, quoted_numbers
+    from simulator.report import number_reasons
+
+    wifi, sweep = (_unidirectional(tables, s) for s in (WIFI, SWEEP))
+    if sweep.empty:
+        return []
+    out = []
+    for claim, what, metric, setup, alg, low, high, _ in quoted_numbers(numbers, WIFI):
+        n = {"metric": metric, "algorithm": alg, "low": low, "high": high}
+        ours = _rows(wifi, n, setup, "none")
+        if ours.empty or _inside(n, ours):
+            continue
+        item = f"{what} {setup} {alg} ({claim})"
+        e = number_reasons.entry(reasons, "testbed", item, VARIANT)
+        shows = why(sweep, n, setup, False)
+        if e is None or e["kind"] not in REASON_KINDS[shows]:
+            out.append(f"{item}: the sweep shows '{shows}', so its kind should be one of {REASON_KINDS[shows]}; "
+                       f"the entry that covers it says {e['kind'] if e else 'nothing'}")
+    return out
+
+
 def numbers_table(tables: pd.DataFrame, numbers: pd.DataFrame) -> pd.DataFrame:
     """One row per quoted number: the report's value, our baseline per-run ranges on both channels, the
     verdict on the 802.11 channel, how many sweep settings reach it, and why it is outside."""
@@ -185,6 +213,12 @@ def section(ch, tables, numbers, source: str) -> None:
     if not chapter_tables.ran(tables, WIFI):
         ch.markdown(chapter_tables.not_run(WIFI))
         return
+    from simulator.report import claim_engine, number_reasons
+
+    wrong = check_reasons(tables, numbers, number_reasons.load(claim_engine.claims_file().parent))
+    if wrong:
+        raise ValueError("reference/testbed/number_reasons.yaml disagrees with this build's sweep "
+                         "(tb_wifi_sensitivity); correct the entries:\n" + "\n".join(wrong))
     frame = numbers_table(tables, numbers)
     c, before = counts(frame), counts(frame, "abstract channel")
     ch.markdown(f"On the 802.11 channel, **{c.get('inside', 0)} of {len(frame)}** numbers the report states lie "
