@@ -96,7 +96,7 @@ def answer(t: pd.DataFrame) -> str:
             f"{worst['aggregation']}).")
 
 
-DIRECTIONS = {"up": "uplink", "down": "downlink", "relay": "station to station"}
+DIRECTIONS = {"up": "uplink", "down": "downlink", "both": "both ways", "relay": "station to station"}
 SAWTOOTH = ("NewReno adds one packet a round trip, so after a loss halves a window of about the access point's "
             "1,000 packets plus the path's own, refilling the queue takes about 500 round trips: some 75 s at "
             "802.11n's 150 ms and 15 s at 802.11ac's 30 ms, not shorter than the 14 s measured. The mean RTT then "

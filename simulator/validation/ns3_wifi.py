@@ -85,7 +85,7 @@ def cells_without_long() -> list[dict]:
     for phy in (HT20, VHT80):
         for cc in LOSS_BASED:
             out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out + snr_cells() + relay_cells() + bbr_cells()
+    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells()
 
 
 LONG_END_S = 200.0
@@ -108,6 +108,13 @@ def relay_cells() -> list[dict]:
     every packet and every ACK crosses the air twice), CUBIC and NewReno on each PHY, no frame errors."""
     return [{**phy, "stations": 2, "direction": "relay", "aggregation": True, "tcp": cc}
             for phy in (HT20, VHT80) for cc in LOSS_BASED]
+
+
+def both_cells() -> list[dict]:
+    """UDP saturation both ways at once: every station sends to the access point and the access point to every
+    station (one backoff for all its links), 1, 2 or 4 stations, A-MPDU."""
+    return [{**phy, "stations": n, "direction": "both", "aggregation": True}
+            for phy in (HT20, VHT80) for n in (1, 2, 4)]
 
 
 def bbr_cells() -> list[dict]:
@@ -154,7 +161,7 @@ def ours(cell: dict, seed: int = 1) -> float:
     control (which it does not model) the packet network's channel with full queues, over ns-3's span."""
     from simulator.net.wifi_mac import WifiMedium
 
-    if "snr_db" in cell:
+    if "snr_db" in cell or cell["direction"] == "both":
         return ours_on_network(cell, seed)["goodput_mbps"]
 
     m = WifiMedium(medium_params(cell), seed=seed)
@@ -163,8 +170,8 @@ def ours(cell: dict, seed: int = 1) -> float:
 
 
 def ours_on_network(cell: dict, seed: int = 1) -> dict:
-    """A UDP cell with SNR errors on the packet network's channel, its queues full from time 0 (ns-3's
-    sources start at START_S): goodput over ns-3's span and, with Minstrel, the MCS it ended at."""
+    """A UDP cell with SNR errors, or both ways at once, on the packet network's channel, its queues full from
+    time 0 (ns-3's sources start at START_S): goodput over ns-3's span and, with Minstrel, the MCS it ended at."""
     from simulator.validation import wifi_saturation
 
     params = {k: v for k, v in medium_params(cell).items() if k not in ("stations", "msdu_bytes")}

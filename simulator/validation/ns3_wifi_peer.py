@@ -225,23 +225,26 @@ def _place(ns, ap, sta):
 
 
 def _traffic(ns, cell, ap, sta, ap_if, sta_if):
-    """A saturating UDP source per station (to or from the access point) and its sink; returns the sinks."""
+    """A saturating UDP source per station and direction (to the access point, from it, or both) and its sink;
+    returns the sinks."""
     sinks = []
-    for i in range(cell["stations"]):
-        up = cell["direction"] == "up"
-        src, dst = (sta.Get(i), ap.Get(0)) if up else (ap.Get(0), sta.Get(i))
-        address = ap_if.GetAddress(0) if up else sta_if.GetAddress(i)
-        port = 9 + i
-        sink = ns.PacketSinkHelper("ns3::UdpSocketFactory",
-                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
-        app = sink.Install(dst)
-        app.Start(ns.Seconds(0))
-        sinks.append(app.Get(0))
-        client = ns.UdpClientHelper(ns.InetSocketAddress(address, port).ConvertTo())
-        client.SetAttribute("MaxPackets", ns.UintegerValue(0))
-        client.SetAttribute("Interval", ns.TimeValue(ns.MicroSeconds(10)))
-        client.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
-        c = client.Install(src)
-        c.Start(ns.Seconds(START_S))
-        c.Stop(ns.Seconds(udp_span(cell)[1]))
+    ways = ("up", "down") if cell["direction"] == "both" else (cell["direction"],)
+    for w, way in enumerate(ways):
+        for i in range(cell["stations"]):
+            up = way == "up"
+            src, dst = (sta.Get(i), ap.Get(0)) if up else (ap.Get(0), sta.Get(i))
+            address = ap_if.GetAddress(0) if up else sta_if.GetAddress(i)
+            port = 9 + i + 100 * w
+            sink = ns.PacketSinkHelper("ns3::UdpSocketFactory",
+                                       ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
+            app = sink.Install(dst)
+            app.Start(ns.Seconds(0))
+            sinks.append(app.Get(0))
+            client = ns.UdpClientHelper(ns.InetSocketAddress(address, port).ConvertTo())
+            client.SetAttribute("MaxPackets", ns.UintegerValue(0))
+            client.SetAttribute("Interval", ns.TimeValue(ns.MicroSeconds(10)))
+            client.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
+            c = client.Install(src)
+            c.Start(ns.Seconds(START_S))
+            c.Stop(ns.Seconds(udp_span(cell)[1]))
     return sinks

@@ -19,30 +19,33 @@ FRAME = 1514                  # an Ethernet frame of a 1,500-byte IP packet
 
 def delivered(params: dict, stations: int, direction: str, until: float, seed: int = 1) -> list:
     """Delivery times (s) of the packets that arrive by `until`, all links together; params: the
-    channel's (wifi.params.yaml) keys; direction 'up' (each station its own backoff) or 'down' (the
-    access point one backoff for its links to every station)."""
+    channel's (wifi.params.yaml) keys; direction 'up' (each station its own backoff), 'down' (the
+    access point one backoff for its links to every station) or 'both' (each station's link up, and the
+    access point's down to it)."""
     return run(params, stations, direction, until, seed)[0]
 
 
 def run(params: dict, stations: int, direction: str, until: float, seed: int = 1, snr_db=None) -> tuple:
     """(delivery times, the WifiNetwork after the run) of delivered(); snr_db: {station: dB} where it
     differs from the params' snr_db (error_model: snr)."""
-    if direction not in ("up", "down"):
-        raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
+    if direction not in ("up", "down", "both"):
+        raise ValueError(f"direction must be 'up', 'down' or 'both', got {direction!r}")
     cfg = wifi_phy.wifi_config(dict(params))
     mode = wifi_phy.phy_mode(cfg["standard"], cfg["channel_mhz"], cfg["spatial_streams"], cfg["mcs"],
                              cfg["guard_interval_ns"])
     per_link = math.ceil(mode.rate_mbps * 1e6 * until / (8 * FRAME) * 1.1) + 64
     events = EventQueue()
-    net = WifiNetwork(events, DONE, ARRIVE, stations)
-    links = [net.add_link(1e10, 0.0, per_link) for _ in range(stations)]
+    ways = 2 if direction == "both" else 1
+    net = WifiNetwork(events, DONE, ARRIVE, stations * ways)
+    links = [net.add_link(1e10, 0.0, per_link) for _ in range(stations * ways)]
     for i, link in enumerate(links):
         net.set_route(i, 0, [link])
-    owners = [f"sta{i}" for i in range(stations)] if direction == "up" else ["ap"] * stations
+    owners = ([f"sta{i}" for i in range(stations)] if direction in ("up", "both") else []) \
+        + (["ap"] * stations if direction in ("down", "both") else [])
     net.set_wifi(links, owners, params, run_key({**wifi_phy.key_params(cfg), "direction": direction,
                                                  "stations": stations}, seed),
-                 snr_db={links[i]: v for i, v in (snr_db or {}).items()})
-    for i in range(stations):
+                 snr_db={links[i + w * stations]: v for i, v in (snr_db or {}).items() for w in range(ways)})
+    for i in range(stations * ways):
         for seq in range(per_link):
             net.py_send(i, 0, seq, 0.0, FRAME)
     events.schedule(until, STOP)
