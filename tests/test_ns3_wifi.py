@@ -86,3 +86,14 @@ def test_minstrel_s_best_rate_is_read_from_ns3_s_statistics_table(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     assert ns3_wifi_peer.minstrel_choice({"rate": "minstrel"}) == {"minstrel_rate": rate}
     assert not list(tmp_path.iterdir())          # the tables are removed once read
+
+
+def test_the_records_readme_names_the_scripts_as_committed():
+    """reference/ns3_wifi/README.md gives the sha256 of the scripts the records come from: a change to either
+    script must be followed there (and, where it changes how a cell runs, by new records)."""
+    import hashlib
+
+    readme = (REFERENCE / "ns3_wifi" / "README.md").read_text()
+    for script in ("wifi_cells.py", "ns3_wifi.py", "ns3_wifi_peer.py"):
+        digest = hashlib.sha256((ROOT / "simulator" / "validation" / script).read_bytes()).hexdigest()
+        assert f"`simulator/validation/{script}`: `{digest}`" in readme, script

@@ -20,7 +20,8 @@ model), a fixed MCS or Minstrel-HT (snr_cells). ns-3's side of every cell is in 
 
 Our side of a UDP cell is WifiMedium with the same PHY and limits: uplink, `stations` saturated stations;
 downlink, one (the access point: one backoff, whatever station it sends to). Bianchi's model (bianchi.py)
-stands beside the cells without aggregation, whose exchange it describes. The default build reads ns-3's
+stands beside the cells without aggregation, whose exchange it describes. The cells are defined in
+wifi_cells.py. The default build reads ns-3's
 committed records (reference/ns3_wifi/) and runs only our side (a few hundred ms); `snakemake --cores all
 validation` reruns ns-3.
 """
@@ -33,114 +34,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-UDP_PAYLOAD, IP_PACKET = 1472, 1500
-START_S, WARM_S = 1.0, 1.5          # the sources start, the measurement starts
-DURATION_S = 3.0                     # the sources send from START_S for this long
+from simulator.validation.wifi_cells import (IP_PACKET, START_S, TCP_QUEUE, TCP_START_S, TCP_WARM_S, UDP_PAYLOAD,
+                                             by_name, cells, name, tcp_end, udp_span)
+
+# the cells' definition lives in wifi_cells.py (ns-3's side reads it too); these names are read from here
+__all__ = ["IP_PACKET", "RECORDS", "bianchi_mbps", "cells", "check", "name", "ours", "ours_on_network", "ours_tcp",
+           "seal"]
 OURS_SECONDS = 10.0                  # simulated seconds of our side (saturation: no warm-up needed)
 RECORDS = "ns3_wifi/records.jsonl"   # in the reference folder (config key reference_dir)
-TCP_QUEUE = 1000                     # the access point's MAC queue, packets (ours: ap_buffer_pkts)
-TCP_START_S, TCP_WARM_S, TCP_END_S, TCP_SAMPLE_S = 1.0, 6.0, 20.0, 0.1
-TCP_TYPES = {"cubic": "TcpCubic", "newreno": "TcpNewReno", "bbr": "TcpBbr"}
-LOSS_BASED = ("cubic", "newreno")
-HT20 = {"standard": "n", "channel_mhz": 20, "mcs": 7, "streams": 1}
-VHT80 = {"standard": "ac", "channel_mhz": 80, "mcs": 9, "streams": 1}
-RATE_WARM_S, RATE_END_S = 3.0, 6.0   # SNR cells: Minstrel has 2 s to settle, then 3 s are measured
-NOISE_FIGURE_DB = 7                   # ns-3's RxNoiseFigure default: the noise floor the SNR is over
 
 
-def snr_cells() -> list[dict]:
-    """Cells with MPDU errors from the SNR (ns-3's NIST model, ours wifi_phy.log_bit_success), one station:
-    a fixed MCS where a quarter, a twentieth or a sixth of the MPDUs fail; Minstrel-HT at SNRs where
-    MCS 3, 5, 7 (802.11n) or 3, 5, 8, 9 (802.11ac) is the fastest that gets through; TCP CUBIC under
-    Minstrel.  The SNRs are chosen from our error model's curves before any run, away from the points
-    where two MCSs tie."""
-    out = [{**HT20, "stations": 1, "direction": "up", "aggregation": True, "rate": "fixed", "snr_db": snr}
-           for snr in (23.5, 24.0)]
-    out.append({**VHT80, "stations": 1, "direction": "down", "aggregation": True, "rate": "fixed", "snr_db": 29.5})
-    for phy, snrs in ((HT20, (15, 22, 27)), (VHT80, (15, 22, 28, 33))):
-        out += [{**phy, "stations": 1, "direction": "down", "aggregation": True, "rate": "minstrel", "snr_db": snr}
-                for snr in snrs]
-    for phy, snr in ((HT20, 22), (VHT80, 28)):
-        out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "rate": "minstrel",
-                    "snr_db": snr, "tcp": "cubic"})
-    return out
-
-
-def cells() -> list[dict]:
-    """Every cell: cells_without_long(), then NewReno's long TCP cells."""
-    return cells_without_long() + long_cells()
-
-
-def cells_without_long() -> list[dict]:
-    """The matrix: UDP saturation with 802.11n 20 MHz MCS 7 and 802.11ac 80 MHz MCS 9 (one stream each), 1-4
-    stations, uplink and downlink, A-MPDU on and off (802.11ac: off only for one station); then one TCP bulk
-    flow down to one station, CUBIC and NewReno, on each PHY."""
-    out = []
-    for phy, counts in ((HT20, (1, 2, 3, 4)), (VHT80, (1, 2, 4))):
-        for n in counts:
-            for direction in ("up", "down"):
-                for agg in (True, False):
-                    if agg or phy is HT20 or n == 1:
-                        out.append({**phy, "stations": n, "direction": direction, "aggregation": agg})
-    for phy in (HT20, VHT80):
-        for cc in LOSS_BASED:
-            out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells()
-
-
-LONG_END_S = 200.0
-
-
-def long_cells() -> list[dict]:
-    """NewReno's TCP cells again over 200 s: its sawtooth after a loss lasts about half a window of round trips,
-    which on these paths is not shorter than the 14 s the other cells measure, so their mean RTT depends on
-    where in one sawtooth the span falls; over 194 s it averages several."""
-    return [{**c, "end_s": LONG_END_S} for c in cells_without_long() if c.get("tcp") == "newreno"]
-
-
-def tcp_end(cell: dict) -> float:
-    """When a TCP cell's measurement ends, s."""
-    return cell.get("end_s", TCP_END_S)
-
-
-def relay_cells() -> list[dict]:
-    """One TCP bulk flow from a station to another through the access point (the testbed's WiFi-WiFi set-up:
-    every packet and every ACK crosses the air twice), CUBIC and NewReno on each PHY, no frame errors."""
-    return [{**phy, "stations": 2, "direction": "relay", "aggregation": True, "tcp": cc}
-            for phy in (HT20, VHT80) for cc in LOSS_BASED]
-
-
-def both_cells() -> list[dict]:
-    """UDP saturation both ways at once: every station sends to the access point and the access point to every
-    station (one backoff for all its links), 1, 2 or 4 stations, A-MPDU."""
-    return [{**phy, "stations": n, "direction": "both", "aggregation": True}
-            for phy in (HT20, VHT80) for n in (1, 2, 4)]
-
-
-def bbr_cells() -> list[dict]:
-    """BBR (ns-3's TcpBbr, ours bbr) down to a station and from station to station: whether BBR's window of
-    two estimated BDPs at millisecond round trips fills the A-MPDUs on both simulators."""
-    return [{**phy, "stations": n, "direction": d, "aggregation": True, "tcp": "bbr"}
-            for phy in (HT20, VHT80) for d, n in (("down", 1), ("relay", 2))]
-
-
-def name(cell: dict) -> str:
-    """'n20-mcs7-up-4sta-ampdu', 'ac80-mcs9-down-1sta-tcp-cubic': a cell's key in the records."""
-    tail = f"tcp-{cell['tcp']}" if cell.get("tcp") else ("ampdu" if cell["aggregation"] else "single")
-    rate = "minstrel" if cell.get("rate") == "minstrel" else f"mcs{cell['mcs']}"
-    snr = f"-snr{cell['snr_db']:g}" if "snr_db" in cell else ""
-    span = f"-{cell['end_s']:g}s" if "end_s" in cell else ""
-    return f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}{span}"
-
-
-def by_name(cell_name: str) -> dict:
-    found = [c for c in cells() if name(c) == cell_name]
-    if not found:
-        raise ValueError(f"no Wi-Fi cell {cell_name!r}; allowed: {', '.join(name(c) for c in cells())}")
-    return found[0]
-
-
-# ------------------------------------------------------------------ ours
 def medium_params(cell: dict) -> dict:
     """WifiMedium's parameters (simulator/net/wifi.params.yaml) of a cell."""
     return {"standard": cell["standard"], "channel_mhz": cell["channel_mhz"], "spatial_streams": cell["streams"],
@@ -228,11 +131,6 @@ def bianchi_mbps(cell: dict) -> float | None:
     bps = bianchi.throughput_bps(n, UDP_PAYLOAD * 8, wifi_phy.SLOT_US * 1e-6, ts * 1e-6, tc * 1e-6, cwmin, cwmax,
                                  cfg["retry_limit"])
     return bps / 1e6
-
-
-def udp_span(cell: dict) -> tuple:
-    """(from, to) s of a UDP cell's measurement; its sources send from START_S to `to`."""
-    return (RATE_WARM_S, RATE_END_S) if "snr_db" in cell else (WARM_S, START_S + DURATION_S)
 
 
 def record(cell: dict, seed: int, metrics: dict) -> dict:

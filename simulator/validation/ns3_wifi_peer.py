@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from simulator.validation.ns3_wifi import (NOISE_FIGURE_DB, START_S, TCP_QUEUE, TCP_SAMPLE_S, TCP_START_S,
+from simulator.validation.wifi_cells import (NOISE_FIGURE_DB, START_S, TCP_QUEUE, TCP_SAMPLE_S, TCP_START_S,
                                            TCP_TYPES, TCP_WARM_S, UDP_PAYLOAD, tcp_end, udp_span)
 
 def run_ns3(cell: dict, seed: int = 1) -> dict:
