@@ -75,8 +75,9 @@ def runs_table(provenance: dict) -> str:
     for study, p in provenance.items():
         seeds = "; ".join(sorted({pt["seeds"] for pt in p["points"]}))
         sha = p.get("study_file_sha256", "")[:12]
+        # one commit a line: a study whose runs were made at several commits must not widen the page
         rows.append(f"| `{study}` | `{p.get('study_file', '?')}` ({sha}) | {', '.join(p['simulator_version'])} | "
-                    f"{', '.join(f'`{c[:12]}`' for c in p['git_commit'])} | {seeds} |")
+                    f"{'<br>'.join(f'`{c[:12]}`' for c in p['git_commit'])} | {seeds} |")
     return "\n".join(rows)
 
 
