@@ -63,7 +63,7 @@ def counts(t: pd.DataFrame) -> tuple[int, int]:
 def shown(t: pd.DataFrame) -> pd.DataFrame:
     """The table in a reader's words and units."""
     return pd.DataFrame({
-        "PHY": t["phy"], "traffic": t["traffic"].str.replace("newreno", "NewReno").str.replace("cubic", "CUBIC").str.replace("bbr", "BBR"),
+        "PHY": t["phy"], "traffic": t["traffic"].map(traffic_label),
         "stations": t["stations"], "direction": t["direction"].map(DIRECTIONS),
         "frames": t["aggregation"],
         f"{NS3} (Mbit/s)": t["ns3_mbps"].map(number_format.num),
@@ -79,6 +79,11 @@ def shown(t: pd.DataFrame) -> pd.DataFrame:
         "within the bounds": t["inside"].map({True: "yes", False: "no"})})
 
 
+def traffic_label(traffic: str) -> str:
+    """'TCP newreno, 200 s' -> 'TCP NewReno, 200 s': the algorithms as the book names them."""
+    return traffic.replace("newreno", "NewReno").replace("cubic", "CUBIC").replace("bbr", "BBR")
+
+
 def _percent(d: float) -> str:
     return f"{100 * d:+.1f}%" if round(100 * d, 1) else "0.0%"
 
@@ -91,8 +96,8 @@ def answer(t: pd.DataFrame) -> str:
             f"with and without A-MPDU, one TCP CUBIC, NewReno or BBR bulk flow to a station or from one station to "
             f"another, and with MPDU errors from the "
             f"SNR (ns-3's NIST model on both sides) at a fixed MCS or under Minstrel-HT rate control. The largest "
-            f"goodput difference is {_percent(worst['difference'])} ({worst['phy']}, {worst['traffic']}, "
-            f"{worst['stations']} station{'s' if worst['stations'] != 1 else ''}, {worst['direction']}link, "
+            f"goodput difference is {_percent(worst['difference'])} ({worst['phy']}, {traffic_label(worst['traffic'])}, "
+            f"{worst['stations']} station{'s' if worst['stations'] != 1 else ''}, {DIRECTIONS[worst['direction']]}, "
             f"{worst['aggregation']}).")
 
 
@@ -131,7 +136,7 @@ def explanations(t: pd.DataFrame) -> str:
         parts.append(_bbr_reason(bbr, t))
     if len(other):
         parts.append("**Not explained yet:** " + "; ".join(
-            f"{r.phy}, {r.traffic}: goodput {_percent(r.difference)}" for r in other.itertuples()) + ".")
+            f"{r.phy}, {traffic_label(r.traffic)}: goodput {_percent(r.difference)}" for r in other.itertuples()) + ".")
     return "**The cells outside the bounds.** " + " ".join(parts)
 
 
