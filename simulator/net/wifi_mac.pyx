@@ -77,11 +77,13 @@ cdef class WifiMedium:
 
     def __cinit__(self, params, int seed=0, Py_ssize_t log_capacity=0):
         cfg = wifi_phy.wifi_config(dict(params))
-        if cfg["error_model"] != "fixed" or cfg["rate_control"] != "fixed" or cfg["airtime_fairness"]:
+        if (cfg["error_model"] != "fixed" or cfg["rate_control"] != "fixed" or cfg["airtime_fairness"]
+                or cfg["driver_queue_pkts"]):
             raise ValueError(f"{wifi_phy.PARAMS_FILE.name}: error_model: {cfg['error_model']}, rate_control: "
-                             f"{cfg['rate_control']}, airtime_fairness: {cfg['airtime_fairness']}: the saturated medium "
-                             f"sends every MPDU at one MCS with one error rate from saturated stations; allowed: fixed, "
-                             f"fixed, false, or the packet network's channel (WifiNetwork)")
+                             f"{cfg['rate_control']}, airtime_fairness: {cfg['airtime_fairness']}, driver_queue_pkts: "
+                             f"{cfg['driver_queue_pkts']}: the saturated medium sends every MPDU at one MCS with one "
+                             f"error rate from saturated stations without queues; allowed: fixed, fixed, false, 0, or "
+                             f"the packet network's channel (WifiNetwork)")
         mode = _mode(cfg)
         aifsn, self.cwmin, self.cwmax = wifi_phy.EDCA[cfg["access_category"]]
         self.n = cfg["stations"]

@@ -5,8 +5,9 @@ those of the saturated medium that tests/test_wifi_mac.py pins (simulator/net/wi
 Contenders are the transmitting nodes: a station, or the access point for all of its wireless links
 (one backoff per node, as one access category of mac80211 has).  A contender with a packet waiting
 counts its backoff down in slots from the end of AIFS after the medium went idle; the earliest
-expiry transmits, two expiring in the same slot collide.  It sends an A-MPDU to one receiver: the
-MPDUs still awaiting a block ACK first, then new packets from that link's waiting room, within the
+expiry transmits, two expiring in the same slot collide.  It sends an A-MPDU to one receiver (chosen by
+its TxQueues, simulator/net/wifi_txq.pyx): the MPDUs still awaiting a block ACK first, then new packets
+from that link's queues (the discipline, or the driver queue below it), within the
 block-ACK window (max_ampdu_mpdus MPDUs from the oldest unacknowledged one), the byte limit and the
 PPDU time limit.  MPDUs received in error (a fixed rate per link) go out again in the next A-MPDU,
 up to the retry limit, then are dropped.  The receiver passes MPDUs up in order (its block-ACK
@@ -28,6 +29,7 @@ from simulator.net.links cimport Link
 from simulator.net.network cimport Network, Packet
 from simulator.net.wifi_airtime cimport add_subframe, ppdu_ns
 from simulator.net.wifi_rate cimport LinkRates
+from simulator.net.wifi_txq cimport TxQueues
 from simulator.net import wifi_mac, wifi_phy
 
 cdef enum:
@@ -50,7 +52,7 @@ SATURATED_ONLY = ("stations", "msdu_bytes")
 
 cdef class WifiNetwork(Network):
     """A Network (simulator/net/network.pyx) whose wireless links share one 802.11 channel (set_wifi)."""
-    cdef int n_cont, win, max_own, retry_limit, cwmin, cwmax, dbps, encoders, preamble_us
+    cdef int n_cont, win, retry_limit, cwmin, cwmax, dbps, encoders, preamble_us
     cdef bint short_gi, vht, eifs
     cdef long long max_ampdu_bytes, max_ppdu_ns, slot_ns, sifs_ns, aifs_ns, resp_ns, ack_timeout_ns
     cdef long long eifs_extra_ns, when, busy_until
@@ -58,19 +60,11 @@ cdef class WifiNetwork(Network):
     cdef Stream backoff_rng, error_rng
     cdef readonly LinkRates rates     # each link's MCS and, with error_model: snr, its MPDU errors
     cdef int* ppdu_mcs            # per contender: the MCS of its PPDU
-    cdef bint atf                 # the access point serves its links by airtime (airtime_fairness)
-    cdef long long quantum_ns
-    cdef long long* deficit       # per network link: airtime credit, ns (airtime_fairness)
-    cdef long long* airtime       # per network link: PPDU time sent on it, ns
-    cdef int* held                # per network link: a packet taken from its queue that did not fit the
-                                  # last A-MPDU, first into the next one to that link (-1: none)
+    cdef readonly TxQueues txq    # each link's queues and which link a contender serves next
     cdef readonly long long exchanges, collisions, mpdus_sent, mac_drops
     cdef int* link_cont           # per network link: its contender, or -1 (not on the channel)
     cdef double* error_rate       # per network link: probability an MPDU is received in error
-    # per contender c: its links own[c * max_own + j], j < n_own[c], and its backoff
-    cdef int* own
-    cdef int* n_own
-    cdef int* rr                  # index (in own) of the link it served last
+    # per contender: its backoff
     cdef long long* resume        # when its AIFS after the last busy period ends
     cdef long long* ready         # when it last got a packet with nothing else to send
     cdef int* counter             # backoff slots left, as of resume
@@ -85,10 +79,10 @@ cdef class WifiNetwork(Network):
     cdef char* wstate
 
     def __dealloc__(self):
-        free(self.link_cont); free(self.error_rate); free(self.own); free(self.n_own); free(self.rr)
+        free(self.link_cont); free(self.error_rate)
         free(self.resume); free(self.ready); free(self.counter); free(self.cw); free(self.ppdu_end)
         free(self.tx); free(self.wlink); free(self.whead); free(self.wlen); free(self.wpid); free(self.wstate)
-        free(self.ppdu_mcs); free(self.deficit); free(self.airtime); free(self.held)
+        free(self.ppdu_mcs)
 
     def set_wifi(self, links, owners, params, key, error_rates=None, snr_db=None):
         """The network links `links` share one channel; owners[i] names the node that transmits on
@@ -114,17 +108,12 @@ cdef class WifiNetwork(Network):
         self._set_timing(cfg)
         names = list(dict.fromkeys(owners))
         self.n_cont = len(names)
-        self.max_own = max(owners.count(n) for n in names)
         self._allocate()
         for x in range(self.n_links):
             self.link_cont[x] = -1
-            self.held[x] = -1
         rates = dict(error_rates or {})
         for x, name in zip(links, owners):
-            c = names.index(name)
-            self.link_cont[x] = c
-            self.own[c * self.max_own + self.n_own[c]] = x
-            self.n_own[c] += 1
+            self.link_cont[x] = names.index(name)
             self.error_rate[x] = float(rates.pop(x, cfg["mpdu_error_rate"]))
             if not 0.0 <= self.error_rate[x] < 1.0:
                 raise ValueError(f"link {x}: MPDU error rate must be in [0, 1), got {self.error_rate[x]}")
@@ -132,13 +121,15 @@ cdef class WifiNetwork(Network):
         if rates:
             raise ValueError(f"error_rates names links {sorted(rates)} that are not on the channel {links}")
         self.rates = LinkRates(cfg, self.n_links, key, snr_db)
+        self.txq = TxQueues(self, self.n_links, links, [names.index(o) for o in owners], self.n_cont,
+                            cfg["airtime_fairness"], <long long>round(cfg["airtime_quantum_us"] * 1000),
+                            cfg["driver_queue_pkts"])
         self.ev_link = links[0]
         self.backoff_rng = Stream(key, "wifi-backoff")
         self.error_rng = Stream(key, "wifi-mpdu-errors")
         for c in range(self.n_cont):
             self.cw[c] = self.cwmin
             self.resume[c] = self.aifs_ns      # the medium was idle before time 0
-            self.rr[c] = self.n_own[c] - 1
             self._draw_backoff(c)
         return names
 
@@ -160,16 +151,11 @@ cdef class WifiNetwork(Network):
         self.ack_timeout_ns = self.sifs_ns + self.slot_ns + <long long>round(cfg["rx_phy_start_delay_us"] * 1000)
         self.eifs_extra_ns = self.sifs_ns + 1000 * wifi_phy.non_ht_us(wifi_phy.ACK_BYTES, 6)
         self.eifs = cfg["eifs"]
-        self.atf = cfg["airtime_fairness"]
-        self.quantum_ns = <long long>round(cfg["airtime_quantum_us"] * 1000)
 
     def _allocate(self):
         n, w = self.n_cont, self.win
         self.link_cont = <int*>calloc(self.n_links, sizeof(int))
         self.error_rate = <double*>calloc(self.n_links, sizeof(double))
-        self.own = <int*>calloc(n * self.max_own, sizeof(int))
-        self.n_own = <int*>calloc(n, sizeof(int))
-        self.rr = <int*>calloc(n, sizeof(int))
         self.resume = <long long*>calloc(n, sizeof(long long))
         self.ready = <long long*>calloc(n, sizeof(long long))
         self.counter = <int*>calloc(n, sizeof(int))
@@ -182,15 +168,10 @@ cdef class WifiNetwork(Network):
         self.wpid = <int*>calloc(n * w, sizeof(int))
         self.wstate = <char*>calloc(n * w, sizeof(char))
         self.ppdu_mcs = <int*>calloc(n, sizeof(int))
-        self.deficit = <long long*>calloc(self.n_links, sizeof(long long))
-        self.airtime = <long long*>calloc(self.n_links, sizeof(long long))
-        self.held = <int*>calloc(self.n_links, sizeof(int))
-        if (self.link_cont == NULL or self.error_rate == NULL or self.own == NULL or self.n_own == NULL
-                or self.rr == NULL or self.resume == NULL or self.ready == NULL or self.counter == NULL
+        if (self.link_cont == NULL or self.error_rate == NULL or self.resume == NULL or self.ready == NULL or self.counter == NULL
                 or self.cw == NULL or self.ppdu_end == NULL or self.tx == NULL or self.wlink == NULL
                 or self.whead == NULL or self.wlen == NULL or self.wpid == NULL or self.wstate == NULL
-                or self.ppdu_mcs == NULL or self.deficit == NULL or self.airtime == NULL
-                or self.held == NULL):
+                or self.ppdu_mcs == NULL):
             raise MemoryError()
 
     # ------------------------------------------------------------------ the network's hooks
@@ -204,6 +185,7 @@ cdef class WifiNetwork(Network):
         idle = not self._has_work(c)
         if not self._wait(link, pid):
             return 0
+        self.txq.refill(link)                    # into the driver queue if it has room
         if idle:
             self._wake(c, llround(now * 1e9))
         return 1
@@ -222,17 +204,8 @@ cdef class WifiNetwork(Network):
         return 0
 
     # ------------------------------------------------------------------ queues and contention
-    cdef inline bint _backlog(self, int link) noexcept:
-        return self.held[link] >= 0 or self.queue_length(link) > 0
-
     cdef bint _has_work(self, int c) except -1:
-        cdef int j
-        if self.wlen[c]:
-            return True
-        for j in range(self.n_own[c]):
-            if self._backlog(self.own[c * self.max_own + j]):
-                return True
-        return False
+        return self.wlen[c] > 0 or self.txq.has_packets(c)
 
     cdef int _wake(self, int c, long long t) except -1:
         """Contender c, with nothing to send before, has a packet at t."""
@@ -282,8 +255,7 @@ cdef class WifiNetwork(Network):
             self.tx[c] = self._has_work(c) and self._expiry(c) == t
             if self.tx[c]:
                 self.ppdu_end[c] = t + self._build_ampdu(c, t)
-                self.airtime[self.wlink[c]] += self.ppdu_end[c] - t
-                self.deficit[self.wlink[c]] -= self.ppdu_end[c] - t
+                self.txq.charge(self.wlink[c], self.ppdu_end[c] - t)
                 if self.wlen[c] == 0:                # an AQM dropped all it had (a guard): nothing to send
                     self.tx[c] = 0
                     continue
@@ -341,46 +313,13 @@ cdef class WifiNetwork(Network):
     cdef bint _fits(self, long long length, int mpdus) noexcept:
         return mpdus == 1 or (length <= self.max_ampdu_bytes and self._airtime(length, mpdus) <= self.max_ppdu_ns)
 
-    cdef int _pick_link(self, int c) except -2:
-        """Round robin among c's links with packets waiting (its window is empty), or by airtime."""
-        cdef int j, k, link
-        if self.atf:
-            return self._pick_by_airtime(c)
-        for j in range(1, self.n_own[c] + 1):
-            k = (self.rr[c] + j) % self.n_own[c]
-            link = self.own[c * self.max_own + k]
-            if self._backlog(link):
-                self.rr[c] = k
-                return link
-        return -1
-
-    cdef int _pick_by_airtime(self, int c) except -2:
-        """mac80211's airtime scheduler (net/mac80211 since Linux 4.19, ath9k's before it): the link at the
-        head keeps its turn while its airtime credit is not negative; one in debt gets a quantum and goes
-        to the back.  Every PPDU's time is charged to its link."""
-        cdef int j, k, link, waiting = 0
-        for j in range(self.n_own[c]):
-            waiting += self._backlog(self.own[c * self.max_own + j])
-        if waiting == 0:
-            return -1
-        while True:
-            for j in range(self.n_own[c]):
-                k = (self.rr[c] + j) % self.n_own[c]
-                link = self.own[c * self.max_own + k]
-                if not self._backlog(link):
-                    continue
-                if self.deficit[link] >= 0:
-                    self.rr[c] = k
-                    return link
-                self.deficit[link] += self.quantum_ns
-
     cdef long long _build_ampdu(self, int c, long long t) except -1:
         """Contender c's PPDU at t: window MPDUs to send again, then new packets while the window and the
         limits allow, at the link's MCS; returns its duration, ns."""
         cdef int j, slot, pid, link, mpdus = 0, base = c * self.win
         cdef long long length = 0, nxt
         if self.wlen[c] == 0:
-            self.wlink[c] = self._pick_link(c)
+            self.wlink[c] = self.txq.pick(c)
         self.ppdu_mcs[c] = self.rates.pick(self.wlink[c], t)
         self.dbps = self.rates.dbps[self.ppdu_mcs[c]]
         self.encoders = self.rates.encoders[self.ppdu_mcs[c]]
@@ -393,20 +332,17 @@ cdef class WifiNetwork(Network):
                 return self._airtime(length, mpdus)
             self.wstate[slot] = SENDING
             length, mpdus = nxt, mpdus + 1
-        while self.wlen[c] < self.win and self._backlog(self.wlink[c]):
-            pid = self.held[self.wlink[c]]
-            self.held[self.wlink[c]] = -1
-            if pid < 0:
-                pid = self._dequeue(self.wlink[c])
+        while self.wlen[c] < self.win and self.txq.backlog(self.wlink[c]):
+            pid = self.txq.take(self.wlink[c])
             if pid < 0:      # an AQM dropped what that link had left (not CoDel: it keeps a flow's last packet)
-                link = self._pick_link(c) if self.wlen[c] == 0 else -1
+                link = self.txq.pick(c) if self.wlen[c] == 0 else -1
                 if link < 0:
                     break
                 self.wlink[c] = link                 # another of c's links has packets: its turn
                 continue
             nxt = length + self._mpdu(pid) if self.win == 1 else add_subframe(length, self._mpdu(pid))
             if not self._fits(nxt, mpdus + 1):
-                self.held[self.wlink[c]] = pid       # the next A-MPDU to this link takes it first
+                self.txq.hold(self.wlink[c], pid)    # the next A-MPDU to this link takes it first
                 break
             slot = base + (self.whead[c] + self.wlen[c]) % self.win
             self.wpid[slot] = pid
@@ -481,7 +417,7 @@ cdef class WifiNetwork(Network):
 
     def link_airtime(self, int link):
         """PPDU time sent on a network link so far, s."""
-        return self.airtime[link] * 1e-9
+        return self.txq.airtime[link] * 1e-9
 
     def contention_windows(self):
         return [self.cw[c] for c in range(self.n_cont)]

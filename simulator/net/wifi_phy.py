@@ -119,7 +119,8 @@ def check_key_use(cfg: dict, given: dict) -> None:
 # keys added after results existed: out of a run's key at their defaults, so every earlier run keeps its
 # key (and its random streams)
 LATE_DEFAULTS = {"error_model": "fixed", "snr_db": 25, "rate_control": "fixed", "rate_update_ms": 50,
-                 "rate_ewma_pct": 75, "airtime_fairness": False, "airtime_quantum_us": 256}
+                 "rate_ewma_pct": 75, "airtime_fairness": False, "airtime_quantum_us": 256,
+                 "driver_queue_pkts": 0}
 
 
 def key_params(cfg: dict) -> dict:
