@@ -75,6 +75,25 @@ def test_timeout_marks_everything_unsacked_lost_and_restarts_from_one():
     assert snd.rto.rto == 2.0
 
 
+def test_sacks_alone_never_grow_the_window():
+    """Only an ACK that advances snd_una grows cwnd (RFC 5681; Linux tcp_may_raise_cwnd needs
+    FLAG_DATA_ACKED; ns-3 calls IncreaseWindow on new cumulative ACKs only). In LOSS with the hole at
+    snd_una still open, SACKs of the packets above it leave cwnd at 1: growing on them let 512 flows
+    slow-start past holes whose retransmissions were lost, keeping the bottleneck overloaded (issue 38)."""
+    snd = sender()
+    send_all(snd)                                     # 0-9
+    snd.ack(0, 1, 0.0, 0.05)                          # OPEN: 1 SACKed, snd_una still 0
+    assert snd.s.ca_state == OPEN and snd.s.cwnd == 10.0
+    snd.timeout(1.0)
+    assert snd.send_one(1.0) == 0                    # cwnd 1: the retransmission of 0
+    for k, sacked in enumerate(range(2, 10)):         # the first transmissions of 2-9 arrive
+        snd.ack(0, sacked, 0.0, 1.01 + k / 1000)
+    assert snd.s.ca_state == LOSS and snd.sacked_out == 9 and snd.s.cwnd == 1.0
+    assert snd.send_one(1.02) == -1                  # the retransmission in flight fills the window
+    snd.ack(10, -1, 1.0, 1.05)                        # 0 delivered: one packet newly delivered, cwnd 2
+    assert snd.s.ca_state == OPEN and snd.s.cwnd == 2.0
+
+
 def test_lost_retransmission_is_detected_when_a_later_packet_arrives():
     snd = sender()
     send_all(snd)

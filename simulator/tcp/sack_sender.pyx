@@ -16,8 +16,9 @@ ns-3 3.44 signals it only on leaving RECOVERY).
 Per ACK: RTT from the echoed timestamp -> SACK and cumulative delivery (rate sample) -> loss
 marking (a hole with 3 SACKed packets above it is lost) -> cc.pkts_acked -> recovery state
 (enter on the first loss: ssthresh, PRR; leave when snd_una passes recover: cwnd = ssthresh) ->
-cc.cong_control (owns_cwnd) or cc.cong_avoid (OPEN only).  RTO: ssthresh, cwnd = 1, every
-unSACKed outstanding packet marked lost, LOSS state until recover is acknowledged.
+cc.cong_control (owns_cwnd) or cc.cong_avoid (OPEN or LOSS, and only on an ACK that advances
+snd_una).  RTO: ssthresh, cwnd = 1, every unSACKed outstanding packet marked lost, LOSS state
+until recover is acknowledged.
 
 A receive window (max_window, packets; 0: none) caps the pipe and bounds new data to snd_una + max_window
 less the packets the receiver holds out of order, as a receive buffer of that size advertises (ns-3 sends new
@@ -412,9 +413,13 @@ cdef class SackSender:
         if self.cc.owns_cwnd:
             self.cc.cong_control(s, rs)
         elif (s.ca_state == CA_OPEN or s.ca_state == CA_LOSS) and rs.delivered > 0 \
-                and not ended_recovery:
-            # growth counts packets newly delivered (Linux's acked_sacked), not the cumulative
-            # jump over packets SACKed earlier; in LOSS this is slow start from one packet
+                and acked > 0 and not ended_recovery:
+            # only an ACK that advances snd_una grows the window (RFC 5681; Linux tcp_may_raise_cwnd
+            # needs FLAG_DATA_ACKED, ns-3 ProcessAck calls IncreaseWindow on new cumulative ACKs only):
+            # SACKs alone never do, else a flow in LOSS whose hole stays open (its retransmission lost
+            # again, found only by the next, backed-off RTO) slow-starts on SACKs far past it (issue 38).
+            # Growth counts packets newly delivered (Linux's acked_sacked), not the cumulative jump
+            # over packets SACKed earlier; in LOSS this is slow start from one packet
             self.cc.cong_avoid(s, rs.delivered)
         if s.cwnd < self.min_cwnd or s.cwnd != s.cwnd:    # NaN is kept: the run's check reports it
             self.min_cwnd = s.cwnd
