@@ -5,7 +5,10 @@ defaults (ns3 stack: SACK, delayed ACK every 2nd packet): 10 ms one-way bottlene
 buffer of 5 BDP (833 packets at 100 Mbit/s, 8,330 at 1 Gbit/s), 10 Gbit/s / 10 us access links.
 Runs: 100 Mbit/s for 3 s and 300 s, 1 Gbit/s for 60 s, each with cubic and newreno; with --hour
 also 1 Gbit/s for 3,600 s (s1-1g-3600s-<alg>); with --flows also 100 Mbit/s for 30 s with 10 and
-100 flows starting together (s1-100m-30s-<n>flows-<alg>).
+100 flows starting together (s1-100m-30s-<n>flows-<alg>).  --flow-sweep runs instead the flow sweep of
+issues 37/38: N long CUBIC flows (flows-<N>-cubic, N = 1, 10, 100, 1000, 10000) over a 1 Gbit/s dumbbell,
+10 ms one way, a 1-BDP DropTail buffer (1,667 packets), 20 s, every flow started within the first 100 ms,
+sampled every 0.5 s; its derived figures give each run's wall time per delivered packet against one flow's.
 
 Each run is its own process (subprocess of this script), so its peak RSS (VmHWM of that process,
 read at its end: interpreter, imports, run and summary) is its own.  loop_wall_s is the event
@@ -13,7 +16,7 @@ loop alone (FlowModel.run), not start-up, network building or the summary.
 delivered_pkts: in-order data packets at the receiver (its rcv_nxt, summed over flows).
 events: events the loop processed (EventQueue.popped).
 
-    python benchmarks/scale.py [--repeat K] [--json] [--quick] [--hour] [--flows]
+    python benchmarks/scale.py [--repeat K] [--json] [--quick] [--hour] [--flows] [--flow-sweep]
 
 With --json the table goes to stderr.  --repeat K keeps, per run, the best of K processes by loop wall time; --quick runs 0.2 s of
 simulated time per case (checks the harness; figures meaningless).  Prints figures; not a test.
@@ -32,17 +35,20 @@ CASES = [("s1-100m-3s", 100.0, 3.0, 833), ("s1-100m-300s", 100.0, 300.0, 833),
 HOUR_CASE = ("s1-1g-3600s", 1000.0, 3600.0, 8330)     # --hour: memory of a long fast run
 FLOW_COUNTS = (10, 100)                                 # --flows: S1 at 100 Mbit/s, 30 s, this many flows
 ALGORITHMS = ("cubic", "newreno")
+SWEEP_FLOWS = (1, 10, 100, 1000, 10000)                # --flow-sweep: flows-<N>-cubic
+SWEEP_MBPS, SWEEP_S, SWEEP_BUFFER, SWEEP_START_S, SWEEP_SAMPLE_S = 1000.0, 20.0, 1667, 0.1, 0.5
 QUICK_S = 0.2
 KEYS = ("name", "algorithm", "mbps", "sim_s", "loop_wall_s", "delivered_pkts", "events", "peak_rss_mb")
 
 
-def params(alg, mbps, sim_s, buffer_pkts, flows=1):
+def params(alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     """S1's dumbbell parameters (everything else the model's defaults); with more than one flow
-    all start at 0 s."""
+    all start at 0 s, or in the flow sweep one every 100 ms / flows, sampled every 0.5 s."""
+    starts = {"start_interval": SWEEP_START_S / flows, "sample_interval": SWEEP_SAMPLE_S} if sweep else \
+        {"start_interval": 0.0} if flows > 1 else {}
     return {"model": "dumbbell", "algorithm": alg, "flows": flows, "bottleneck_mbps": mbps,
             "delay_ms": 10.0, "buffer_pkts": buffer_pkts, "access_gbps": 10.0,
-            "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0,
-            **({"start_interval": 0.0} if flows > 1 else {})}
+            "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0, **starts}
 
 
 def peak_rss_mb():
@@ -55,7 +61,7 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
 
 
-def child(name, alg, mbps, sim_s, buffer_pkts, flows=1):
+def child(name, alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     """One run in this process: time FlowModel.run alone; print the run's record as JSON."""
     import simulator
     import simulator.models.flow_model as fm
@@ -70,7 +76,7 @@ def child(name, alg, mbps, sim_s, buffer_pkts, flows=1):
             return out
 
     fm.FlowModel = TimedFlowModel
-    simulator.run(params(alg, mbps, sim_s, buffer_pkts, flows), 1)
+    simulator.run(params(alg, mbps, sim_s, buffer_pkts, flows, sweep), 1)
     out = loop.pop("out")
     rec = {"name": name, "algorithm": alg, "mbps": mbps, "sim_s": sim_s,
            "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
@@ -82,9 +88,9 @@ def child(name, alg, mbps, sim_s, buffer_pkts, flows=1):
     print(json.dumps(rec))
 
 
-def run_in_process(name, alg, mbps, sim_s, buffer_pkts, flows=1):
+def run_in_process(name, alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, alg, repr(mbps), repr(sim_s),
-           str(buffer_pkts), str(flows)]
+           str(buffer_pkts), str(flows), str(int(sweep))]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"run {name} failed:\n{done.stderr}")
@@ -102,12 +108,18 @@ def derived(runs):
                            "delivered_per_wall_s": r["delivered_pkts"] / r["loop_wall_s"]}
                for r in runs}
     per_alg = {}
-    for alg in ALGORITHMS:
+    for alg in ALGORITHMS if "s1-1g-60s-cubic" in by else ():
         fast, slow = per_run[f"s1-1g-60s-{alg}"], per_run[f"s1-100m-300s-{alg}"]
         per_alg[alg] = {
             "events_per_s_ratio_1g_over_100m": fast["events_per_s"] / slow["events_per_s"],
             "rss_growth_300s_minus_3s_mb": (by[f"s1-100m-300s-{alg}"]["peak_rss_mb"]
                                             - by[f"s1-100m-3s-{alg}"]["peak_rss_mb"])}
+    one = by.get("flows-1-cubic")
+    if one:          # the flow sweep: wall time per delivered packet against one flow's
+        base = one["loop_wall_s"] / max(one["delivered_pkts"], 1)
+        for r in runs:
+            if r["name"].startswith("flows-"):
+                per_run[r["name"]]["cost_per_packet_vs_1_flow"] = r["loop_wall_s"] / max(r["delivered_pkts"], 1) / base
     return {"per_run": per_run, "per_algorithm": per_alg}
 
 
@@ -119,6 +131,10 @@ def table(runs, d):
         lines.append(f"{r['name']:<30}{r['sim_s']:>7g}{r['loop_wall_s']:>9.3f}{r['loop_cpu_s']:>8.3f}{r['delivered_pkts']:>13,}"
                      f"{r['events']:>15,}{x['events_per_s']:>13,.0f}{x['events_per_delivered']:>8.2f}"
                      f"{x['delivered_per_wall_s']:>13,.0f}{r['peak_rss_mb']:>9.1f}")
+    for r in runs:
+        if "cost_per_packet_vs_1_flow" in d["per_run"][r["name"]]:
+            lines.append(f"{r['name']}: wall time per delivered packet {d['per_run'][r['name']]['cost_per_packet_vs_1_flow']:.2f}x "
+                         f"one flow's")
     for alg, x in d["per_algorithm"].items():
         lines.append(f"{alg}: events/s 1 Gbit/s over 100 Mbit/s (300 s) "
                      f"{x['events_per_s_ratio_1g_over_100m']:.3f}; peak RSS 300 s minus 3 s "
@@ -128,8 +144,8 @@ def table(runs, d):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        name, alg, mbps, sim_s, buf, flows = sys.argv[2:8]
-        child(name, alg, float(mbps), float(sim_s), int(buf), int(flows))
+        name, alg, mbps, sim_s, buf, flows, sweep = sys.argv[2:9]
+        child(name, alg, float(mbps), float(sim_s), int(buf), int(flows), sweep == "1")
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=1, help="best of this many processes per run (loop wall time)")
@@ -139,14 +155,20 @@ def main():
                     "minute each): its peak RSS")
     ap.add_argument("--flows", action="store_true", help="also 100 Mbit/s for 30 s with "
                     f"{' and '.join(map(str, FLOW_COUNTS))} flows starting together (cost against flows)")
+    ap.add_argument("--flow-sweep", action="store_true", help="only the flow sweep: flows-<N>-cubic, N = "
+                    f"{', '.join(map(str, SWEEP_FLOWS))} (1 Gbit/s, 20 s, 1-BDP buffer)")
     args = ap.parse_args()
     runs = []
-    cases = [(*c, 1) for c in CASES + ([HOUR_CASE] if args.hour else [])]
-    cases += [(f"s1-100m-30s-{n}flows", 100.0, 30.0, 833, n) for n in (FLOW_COUNTS if args.flows else ())]
-    for prefix, mbps, sim_s, buf, flows in cases:
-        for alg in ALGORITHMS:
+    cases = [(*c, 1, False) for c in CASES + ([HOUR_CASE] if args.hour else [])]
+    cases += [(f"s1-100m-30s-{n}flows", 100.0, 30.0, 833, n, False) for n in (FLOW_COUNTS if args.flows else ())]
+    algs = {}
+    if args.flow_sweep:
+        cases = [(f"flows-{n}", SWEEP_MBPS, SWEEP_S, SWEEP_BUFFER, n, True) for n in SWEEP_FLOWS]
+        algs = ("cubic",)
+    for prefix, mbps, sim_s, buf, flows, sweep in cases:
+        for alg in algs or ALGORITHMS:
             name = f"{prefix}-{alg}"
-            tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf, flows)
+            tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf, flows, sweep)
                      for _ in range(max(1, args.repeat))]
             runs.append(min(tries, key=lambda r: r["loop_wall_s"]))
     d = derived(runs)

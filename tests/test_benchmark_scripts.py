@@ -31,6 +31,17 @@ def test_scale_quick_json_has_every_run_and_key():
     assert set(doc["derived"]["per_algorithm"]) == {"cubic", "newreno"}
 
 
+def test_scale_flow_sweep_runs_every_flow_count():
+    r = run_script("benchmarks/scale.py", "--flow-sweep", "--quick", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [x["name"] for x in doc["runs"]] == [f"flows-{n}-cubic" for n in (1, 10, 100, 1000, 10000)]
+    for x in doc["runs"]:
+        assert set(x) == KEYS and x["mbps"] == 1000.0 and x["delivered_pkts"] > 0 and x["peak_rss_mb"] > 0
+    ratios = [doc["derived"]["per_run"][x["name"]]["cost_per_packet_vs_1_flow"] for x in doc["runs"]]
+    assert ratios[0] == 1.0 and all(r > 0 for r in ratios)
+
+
 def write_meta(meta, output, rule, job_hash, start, end):
     name = base64.urlsafe_b64encode(output.encode()).decode().rstrip("=")
     (meta / name).write_text(json.dumps({"rule": rule, "job_hash": job_hash, "starttime": start,

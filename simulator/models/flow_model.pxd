@@ -40,7 +40,8 @@ cdef class FlowModel:
     cdef list schedule
     cdef double[::1] rto_scheduled, delack_scheduled, pace_scheduled
     cdef long long[::1] data_drops
-    cdef list samples
+    cdef object samples           # float64 rows (sample), preallocated for the run
+    cdef long n_rows
     cdef long long acks_sent
     # event-sampled distributions, as the authors log at every cwnd change: every k-th ACK from
     # event_from on, kept as histograms (fixed memory however long the run)
@@ -55,7 +56,7 @@ cdef class FlowModel:
     cdef long long[::1] sent_count
     cdef double[::1] delay_sum, delay_max
     cdef long long[::1] delay_cnt
-    cdef list samples2
+    cdef object samples2
     # UDP sources: rate (bit/s), size, mode (0 poisson, 1 on-off), on/off means, state
     cdef list udp, udp_rng
     cdef double[::1] udp_until

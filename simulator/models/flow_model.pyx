@@ -82,29 +82,23 @@ cdef class FlowModel:
         recoveries = c.recoveries or [None] * self.n
         self.classic = np.array([r is not None for r in recoveries], dtype=np.uint8)
         self.senders, self.receivers = make_endpoints(controllers, recoveries, tcp, self.data_size)
-        self.stopped = np.zeros(self.n, dtype=np.uint8)
-        self.sent_count = np.zeros(self.n, dtype=np.int64)
-        self.delay_sum = np.zeros(self.n)
-        self.delay_max = np.zeros(self.n)
-        self.delay_cnt = np.zeros(self.n, dtype=np.int64)
-        self.samples2 = []
-        self.udp_rng = [Stream(key, f"udp-{j}") for j in range(len(self.udp))]
-        self.udp_until = np.zeros(len(self.udp))
-        self.udp_on = np.ones(len(self.udp), dtype=np.uint8)
-        self.udp_sent = np.zeros(len(self.udp), dtype=np.int64)
-        self.udp_delivered = np.zeros(len(self.udp), dtype=np.int64)
-        self.probe_sent = np.zeros(len(self.probes), dtype=np.int64)
-        self.probe_replies = np.zeros(len(self.probes), dtype=np.int64)
+        n, n_udp, n_probes = self.n, len(self.udp), len(self.probes)
+        self.stopped, self.syn_wait = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+        self.sent_count, self.delay_cnt = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.data_drops, self.syn_tries = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.delay_sum, self.delay_max = np.zeros(n), np.zeros(n)
+        self.rto_scheduled, self.delack_scheduled = np.full(n, np.inf), np.full(n, np.inf)
+        self.pace_scheduled, self.syn_deadline = np.full(n, np.inf), np.full(n, np.inf)
+        self.udp_rng = [Stream(key, f"udp-{j}") for j in range(n_udp)]
+        self.udp_until, self.udp_on = np.zeros(n_udp), np.ones(n_udp, dtype=np.uint8)
+        self.udp_sent, self.udp_delivered = np.zeros(n_udp, dtype=np.int64), np.zeros(n_udp, dtype=np.int64)
+        self.probe_sent, self.probe_replies = np.zeros(n_probes, dtype=np.int64), np.zeros(n_probes, dtype=np.int64)
         self.probe_log = [[] for _ in self.probes]
-        self.rto_scheduled = np.full(self.n, np.inf)
-        self.delack_scheduled = np.full(self.n, np.inf)
-        self.pace_scheduled = np.full(self.n, np.inf)
-        self.data_drops = np.zeros(self.n, dtype=np.int64)
         self.syn_timeout = float(tcp.get("syn_timeout", 0.0))
-        self.syn_wait = np.zeros(self.n, dtype=np.uint8)
-        self.syn_deadline = np.full(self.n, np.inf)
-        self.syn_tries = np.zeros(self.n, dtype=np.int64)
-        self.samples = []
+        # a row per sample, allocated once (8 bytes a value; rows stacked at the end would be held twice)
+        rows = int(self.duration / self.sample_interval) + 2
+        self.samples, self.samples2 = np.empty((rows, 2 + 4 * self.n)), np.empty((rows, 6 * self.n))
+        self.n_rows = 0
         self.event_every = 8
         self.event_from = c.event_from
         self.ev_rtt = LogHistogram()
@@ -437,26 +431,33 @@ cdef class FlowModel:
             raise ValueError(f"schedule entry {change}: change must be 'rate' or 'delay'")
 
     def sample(self, double now):
-        """A row of `samples` and one of `samples2`, their columns named by SAMPLE_HEAD, FLOW_SAMPLE and
-        FLOW_COUNTERS (simulator/models/flow_config.py, whose `samples` reads them back by name)."""
-        row = [now, self.net.queue_length(self.bottleneck_fwd, now)]
-        row2 = []
+        """A row of `samples` and of `samples2` (columns: SAMPLE_HEAD, FLOW_SAMPLE, FLOW_COUNTERS of flow_config.py,
+        whose `samples` reads them by name), in the run's arrays: a many-flow run's memory is mostly these."""
+        cdef int i, k, j
+        cdef double[::1] row, row2
+        if self.n_rows == self.samples.shape[0]:          # more samples than the duration gives: room for more
+            self.samples = np.concatenate([self.samples, np.empty_like(self.samples)])
+            self.samples2 = np.concatenate([self.samples2, np.empty_like(self.samples2)])
+        row, row2 = self.samples[self.n_rows], self.samples2[self.n_rows]
+        self.n_rows += 1
+        row[0], row[1] = now, self.net.queue_length(self.bottleneck_fwd, now)
         for i in range(self.n):
             rcv = <SackReceiver>self.receivers[i]
+            k, j = 2 + 4 * i, 6 * i
             if self.classic[i]:
                 csnd = <TcpSender>self.senders[i]
-                row += [csnd.s.cwnd, csnd.s.snd_max - csnd.s.snd_una, csnd.s.srtt, rcv.unique]
+                row[k], row[k + 1], row[k + 2] = csnd.s.cwnd, csnd.s.snd_max - csnd.s.snd_una, csnd.s.srtt
             else:
                 snd = <SackSender>self.senders[i]
                 # packets that reached the receiver (not the in-order edge, which jumps when a hole fills)
-                row += [snd.s.cwnd, snd.in_flight(), snd.s.srtt, rcv.unique]
+                row[k], row[k + 1], row[k + 2] = snd.s.cwnd, snd.in_flight(), snd.s.srtt
+            row[k + 3] = rcv.unique
             # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample, and
             # the in-order edge (what the receiving application has got, as ns-3's PacketSink counts)
-            row2 += [self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i],
-                     self.delay_sum[i], self.delay_cnt[i], self.delay_max[i], rcv.rcv_nxt]
+            row2[j], row2[j + 1] = self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i]
+            row2[j + 2], row2[j + 3], row2[j + 4], row2[j + 5] = (self.delay_sum[i], self.delay_cnt[i],
+                                                                  self.delay_max[i], rcv.rcv_nxt)
             self.delay_max[i] = 0.0
-        self.samples.append(row)
-        self.samples2.append(row2)
 
     def _flow_counts(self, int i):
         """(sent, retransmitted, timeouts, recoveries, rtt sum, rtt samples, min cwnd, cwnd)."""
@@ -486,12 +487,12 @@ cdef class FlowModel:
                 "mean_srtt_ms": 1e3 * rtt_sum / rtt_n if rtt_n else float("nan"),
                 "final_cwnd": cwnd,
             })
-        return {"flows": flows, "samples": self.samples, "end_time": now, "acks": self.acks_sent,
+        return {"flows": flows, "samples": self.samples[:self.n_rows], "end_time": now, "acks": self.acks_sent,
                 "event_rtt_median_s": self.ev_rtt.median(), "event_rtt_rel_error": self.ev_rtt.rel_error,
                 "event_inflight_median": self.ev_inflight.median(),
                 "events": self.events.pushed, "events_processed": self.events.popped,
                 "bottleneck": self.net.link_stats(self.bottleneck_fwd, now),
-                "samples2": self.samples2,
+                "samples2": self.samples2[:self.n_rows],
                 "udp": [{"sent": int(self.udp_sent[j]), "delivered": int(self.udp_delivered[j])}
                         for j in range(len(self.udp))],
                 "probes": [{"sent": int(self.probe_sent[j]), "replies": int(self.probe_replies[j]),

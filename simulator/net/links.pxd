@@ -44,7 +44,7 @@ cdef class Links:
     cdef int* route_links
     cdef int* route_start
     cdef int* route_len
-    cdef int n_routes, route_links_used
+    cdef int n_routes, route_links_used, routes_cap, route_links_cap
     # optional impairments per link (None: none); a Python list keeps the objects alive
     cdef list loss_models, jitters, queues
     cdef unsigned char* impaired    # per link: 1 loss, 2 jitter, 4 own queue discipline, 8 shared medium

@@ -13,9 +13,10 @@ cdef class Links:
     def __cinit__(self, *args, **kwargs):
         self.links_cap = 16
         self.links = <Link*>malloc(self.links_cap * sizeof(Link))
-        self.route_links = <int*>malloc(4096 * sizeof(int))
-        self.route_start = <int*>malloc(1024 * sizeof(int))
-        self.route_len = <int*>malloc(1024 * sizeof(int))
+        self.routes_cap, self.route_links_cap = 64, 256      # doubled as routes are added (add_route)
+        self.route_links = <int*>malloc(self.route_links_cap * sizeof(int))
+        self.route_start = <int*>malloc(self.routes_cap * sizeof(int))
+        self.route_len = <int*>malloc(self.routes_cap * sizeof(int))
         if self.links == NULL or self.route_links == NULL or self.route_start == NULL or self.route_len == NULL:
             raise MemoryError()
         self.loss_models, self.jitters, self.queues = [], [], []
@@ -138,8 +139,7 @@ cdef class Links:
         links = list(links)
         if not links or any(not 0 <= x < self.n_links for x in links):
             raise ValueError(f"route {links} names a link that does not exist (0..{self.n_links - 1})")
-        if self.n_routes == 1024 or self.route_links_used + len(links) > 4096:
-            raise ValueError("too many routes")
+        self._route_room(len(links))
         r = self.n_routes
         self.route_start[r] = self.route_links_used
         self.route_len[r] = len(links)
@@ -148,6 +148,26 @@ cdef class Links:
         self.route_links_used += len(links)
         self.n_routes += 1
         return r
+
+    def _route_room(self, int n):
+        """Room for one more route of n links: the tables double, so a topology of any size fits."""
+        cdef void* p
+        if self.n_routes == self.routes_cap:
+            p = realloc(self.route_start, 2 * self.routes_cap * sizeof(int))
+            if p == NULL:
+                raise MemoryError()
+            self.route_start = <int*>p
+            p = realloc(self.route_len, 2 * self.routes_cap * sizeof(int))
+            if p == NULL:
+                raise MemoryError()
+            self.route_len = <int*>p
+            self.routes_cap *= 2
+        while self.route_links_used + n > self.route_links_cap:
+            p = realloc(self.route_links, 2 * self.route_links_cap * sizeof(int))
+            if p == NULL:
+                raise MemoryError()
+            self.route_links = <int*>p
+            self.route_links_cap *= 2
 
     def plan(self, timed_links=(), bint eager=True):
         """Decide which links compute departures at arrival (module docstring), once everything is set up

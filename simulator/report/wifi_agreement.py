@@ -26,8 +26,10 @@ def table(reference_dir) -> pd.DataFrame:
         rtt_diff = mine["mean_rtt_ms"] / theirs["mean_rtt_ms"] - 1 if cell.get("tcp") else float("nan")
         rows.append({"phy": phy_label(cell),
                      "traffic": (f"TCP {cell['tcp']}" if cell.get("tcp") else "UDP")
-                                + (f", {cell['end_s']:g} s" if "end_s" in cell else ""),
-                     "base": ns3_wifi.name({k: v for k, v in cell.items() if k != "end_s"}),
+                                + (f", {cell['end_s']:g} s" if "end_s" in cell else "")
+                                + (NO_TIMESTAMPS if cell.get("timestamps") is False else ""),
+                     "base": ns3_wifi.name({k: v for k, v in cell.items() if k not in ("end_s", "timestamps")}),
+                     "timestamps": cell.get("timestamps", True),
                      "end_s": cell.get("end_s"),
                      "stations": cell["stations"], "direction": cell["direction"],
                      "aggregation": "A-MPDU" if cell["aggregation"] else "single MPDU",
@@ -93,8 +95,8 @@ def answer(t: pd.DataFrame) -> str:
     worst = t.loc[t["difference"].abs().idxmax()]
     return (f"**Wi-Fi: {inside} of {total} cells** within {NS3}'s goodput by {BOUND:.0%} (and, for TCP, its mean "
             f"RTT by {RTT_BOUND:.0%}): UDP saturation with one access point and 1-4 stations, 802.11n and 802.11ac, "
-            f"with and without A-MPDU, one TCP CUBIC, NewReno or BBR bulk flow to a station or from one station to "
-            f"another, and with MPDU errors from the "
+            f"with and without A-MPDU, one TCP CUBIC, NewReno or BBR bulk flow to a station, from it or from one station "
+            f"to another, and with MPDU errors from the "
             f"SNR (ns-3's NIST model on both sides) at a fixed MCS or under Minstrel-HT rate control. The largest "
             f"goodput difference is {_percent(worst['difference'])} ({worst['phy']}, {traffic_label(worst['traffic'])}, "
             f"{worst['stations']} station{'s' if worst['stations'] != 1 else ''}, {DIRECTIONS[worst['direction']]}, "
@@ -102,11 +104,18 @@ def answer(t: pd.DataFrame) -> str:
 
 
 DIRECTIONS = {"up": "uplink", "down": "downlink", "both": "both ways", "relay": "station to station"}
-SAWTOOTH = ("NewReno adds one packet a round trip, so after a loss halves a window of about the access point's "
-            "1,000 packets plus the path's own, refilling the queue takes about 500 round trips: some 75 s at "
-            "802.11n's 150 ms and 15 s at 802.11ac's 30 ms, not shorter than the 14 s measured. The mean RTT then "
-            "says where in one sawtooth each run's span falls, not how the MAC times its frames; goodput, which the "
-            "MAC decides, agrees within {goodput}. {longer}")
+NO_TIMESTAMPS = ", ns-3's timestamps off"
+# why a loss-based flow's mean RTT over 14 s depends on where its sawtooth falls, per algorithm
+SAWTOOTH = {
+    "TCP newreno": "NewReno adds one packet a round trip, so after a loss halves a window of about the access point's "
+                   "1,000 packets plus the path's own, refilling the queue takes about 500 round trips: some 75 s at "
+                   "802.11n's 150 ms and 15 s at 802.11ac's 30 ms, not shorter than the 14 s measured.",
+    "TCP cubic": "CUBIC's window returns to its size before a loss after K = (0.3 W / 0.4)^(1/3) s whatever the round "
+                 "trip: about 9 s for a window W of the access point's 1,000 packets plus the path's own, so the 14 s "
+                 "measured hold one or two of its cycles.",
+}
+SAWTOOTH_END = ("The mean RTT then says where in the sawtooth each run's span falls, not how the MAC times its "
+                "frames; goodput, which the MAC decides, agrees within {goodput}. {longer}")
 
 
 def explanations(t: pd.DataFrame) -> str:
@@ -114,22 +123,19 @@ def explanations(t: pd.DataFrame) -> str:
     out = t[~t["inside"]]
     if out.empty:
         return ""
-    sawtooth = out[(out["traffic"] == "TCP newreno") & (out["difference"].abs() <= BOUND)]
-    twins = [_long_twin(t, r) for r in sawtooth.itertuples()]
-    if all(w is not None and w["inside"] for w in twins):
-        longer = _longer(twins)
-    else:                                    # no longer run, or one still outside: not explained
-        sawtooth, longer = sawtooth.iloc[0:0], ""
+    sawtooth = out[out["traffic"].isin(list(SAWTOOTH)) & (out["difference"].abs() <= BOUND) & out["end_s"].isna()]
+    explained = [g for _, g in sawtooth.groupby("traffic", sort=False) if _twins_inside(t, g)]
+    sawtooth = pd.concat(explained) if explained else sawtooth.iloc[0:0]
     rates = out[out.apply(_other_rate, axis=1)]
-    bbr = out[out["traffic"] == "TCP bbr"]
+    bbr = out[out["traffic"].str.startswith("TCP bbr")]
     other = out.drop(sawtooth.index).drop(rates.index).drop(bbr.index)
     parts = []
-    if len(sawtooth):
+    for traffic, g in sawtooth.groupby("traffic", sort=False):
         cells = "; ".join(f"{r.phy}, {DIRECTIONS[r.direction]}: mean RTT {_percent(r.rtt_difference)}, goodput "
-                          f"{_percent(r.difference)}" for r in sawtooth.itertuples())
-        worst = sawtooth["difference"].abs().max()
-        parts.append(f"**TCP NewReno's mean RTT** ({cells}). "
-                     + SAWTOOTH.format(goodput=f"{100 * worst:.1f}%", longer=longer))
+                          f"{_percent(r.difference)}" for r in g.itertuples())
+        longer = _longer([_long_twin(t, r) for r in g.itertuples()])
+        parts.append(f"**{traffic_label(traffic)}'s mean RTT** ({cells}). " + SAWTOOTH[traffic] + " "
+                     + SAWTOOTH_END.format(goodput=f"{100 * g['difference'].abs().max():.1f}%", longer=longer))
     if len(rates):
         parts.append(_rate_reason(rates, t))
     if len(bbr):
@@ -145,22 +151,38 @@ def _in_flight(mbps: float, rtt_ms: float) -> float:
     return mbps * 1e6 * rtt_ms * 1e-3 / (1448 * 8)
 
 
-def _bbr_reason(bbr: pd.DataFrame, t: pd.DataFrame) -> str:
-    cells = "; ".join(
+def _bbr_cells(rows: pd.DataFrame) -> str:
+    return "; ".join(
         f"{r.phy}, {DIRECTIONS[r.direction]}: goodput {_percent(r.difference)}, mean RTT {_percent(r.rtt_difference)}, "
         f"in flight (goodput x mean RTT) {NS3} {_in_flight(r.ns3_mbps, r.ns3_rtt_ms):.0f} packets, ours "
-        f"{_in_flight(r.ours_mbps, r.ours_rtt_ms):.0f}" for r in bbr.itertuples())
-    agree = t[(t["traffic"] == "TCP bbr") & t["inside"]]
-    cubic = t[(t["traffic"] == "TCP cubic") & t["snr_db"].isna()]
-    same = "; ".join(f"{r.phy}, {DIRECTIONS[r.direction]}" for r in agree.itertuples())
-    return (f"**BBR's goodput** ({cells}). Both simulators keep BBR's round trip at about the channel's own "
-            f"(1-5 ms) and far below CUBIC's goodput (CUBIC's cells: {number_format.num(cubic['ns3_mbps'].min())}-"
-            f"{number_format.num(cubic['ns3_mbps'].max())} Mbit/s on {NS3}); "
-            + (f"where the rate is lower BBR agrees ({same}); " if same else "")
-            + "where it is higher ours keeps more data in flight than ns-3's TcpBbr, whose window at these round "
-              "trips is a few packets. So the gap is in the two BBRs' windows under A-MPDU's bursts of ACKs, not in "
-              "the channel; which detail sets it (ns-3 adds an ACK-aggregation allowance ours lacks, yet keeps less "
-              "in flight; the receivers' delayed ACKs differ) is not traced yet.")
+        f"{_in_flight(r.ours_mbps, r.ours_rtt_ms):.0f}" for r in rows.itertuples())
+
+
+def _bbr_reason(bbr: pd.DataFrame, t: pd.DataFrame) -> str:
+    stamped, unstamped = bbr[bbr["timestamps"]], bbr[~bbr["timestamps"]]
+    off = t[t["traffic"].str.startswith("TCP bbr") & ~t["timestamps"] & t["inside"]]
+    text = "**BBR's goodput** "
+    if len(stamped):
+        text += (f"({_bbr_cells(stamped)}). {NS3} times TCP round trips from timestamps that count whole "
+                 f"milliseconds and takes a reading of 0 for 1 µs; on these paths, whose round trip is under a "
+                 f"millisecond, its BBR then keeps 1 µs as the path's minimum round trip (a trace of its RTT samples "
+                 f"in the downlink cell reads 1 µs, 1 ms and 2 ms) and its window at its floor of about five "
+                 f"packets, whatever bandwidth it measures; ours, as Linux, times round trips to the nanosecond. "
+                 f"The same cells with {NS3}'s timestamps off (rows '{traffic_label('TCP bbr' + NO_TIMESTAMPS)}'), "
+                 f"where it times them from its send times: ")
+        text += (f"{'; '.join(f'{r.phy}, {DIRECTIONS[r.direction]}' for r in off.itertuples())} within the bounds"
+                 if len(off) else "none within the bounds") + ". "
+    if len(unstamped):
+        text += (f"Outside with the timestamps off ({_bbr_cells(unstamped)}): ours keeps fewer packets in flight; "
+                 f"{NS3}'s TcpBbr adds two packets of window for bursts of ACKs (its ACK-aggregation estimate), "
+                 f"ours none.")
+    return text
+
+
+def _twins_inside(t: pd.DataFrame, cells: pd.DataFrame) -> bool:
+    """Every cell has a longer twin, and each twin is inside the bounds (else the sawtooth is not shown)."""
+    twins = [_long_twin(t, r) for r in cells.itertuples()]
+    return all(w is not None and w["inside"] for w in twins)
 
 
 def _long_twin(t: pd.DataFrame, r):

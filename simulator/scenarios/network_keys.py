@@ -17,8 +17,10 @@ def key_params(p: dict) -> dict:
 
 
 def check(p: dict, model: str, flows: int) -> None:
-    """The stack and its details resolve; the capacity schedule parses; one start time per flow,
-    each before the run ends."""
+    """The number of flows is within the declared limit, with its samples; the stack and its details resolve;
+    the capacity schedule parses; one start time per flow, each before the run ends.  (A study's schema
+    checks the limit too; this also holds for a run started from Python.)"""
+    check_flows(p, flows)
     try:
         d = stacks.resolve(p)
     except ValueError as e:
@@ -38,6 +40,20 @@ def check(p: dict, model: str, flows: int) -> None:
         if late:
             raise ValueError(f"start_times_s[{late[0]}]: {starts[late[0]]} s is not before the run's end; "
                              f"allowed: 0 <= start < duration ({p['duration']} s)")
+
+
+def check_flows(p: dict, flows: int) -> None:
+    """flows within network.params.yaml's one declaration, and flows x samples within run_limits' cap."""
+    from simulator.params import shared_declarations
+    from simulator.run_limits import sample_problem
+
+    limit = shared_declarations()["flows"]["schema"]["maximum"]
+    if not 1 <= flows <= limit:
+        raise ValueError(f"flows: {flows}; allowed values: 1 to {limit} (simulator/scenarios/network.params.yaml: "
+                         f"each flow's state takes memory)")
+    problem = sample_problem({**p, "flows": flows}, "this run")
+    if problem:
+        raise ValueError(problem)
 
 
 def capacity_schedule(p: dict):

@@ -253,14 +253,15 @@ def run(p, key):
     return summarize(p, simulate(p, key), ping_probe(p))
 
 
-def simulate(p, key):
-    """The flow model's output of one run (its samples, flows and probes; `run` summarizes it)."""
+def simulate(p, key, upload=False):
+    """The flow model's output of one run (its samples, flows and probes; `run` summarizes it).  upload: the
+    measured flow goes from server to client instead (the ns-3 comparison's TCP uplink cells; not a study key)."""
     from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
     topo = build_topology(p)
     n_bg = BACKGROUNDS[p["background"]]
     algos = flow_algorithms(p)
-    ends = [("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
+    ends = [("server", "client") if upload else ("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
         + [("client", "server")] * n_bg
     probe = ping_probe(p)
     udp = []

@@ -7,7 +7,7 @@ are acknowledged at once, so every one is reported); the ACK path is not congest
 from libc.math cimport INFINITY
 from libc.stdlib cimport calloc, free
 
-DEF INITIAL_ENTRIES = 1024     # the bitmap starts this small and doubles up to the window cap
+DEF INITIAL_ENTRIES = 64       # the bitmap starts this small and doubles up to the window cap
 
 
 cdef class SackReceiver:

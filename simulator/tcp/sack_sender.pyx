@@ -55,7 +55,7 @@ cdef long long BULK = 1LL << 62
 cdef class SackSender:
     def __cinit__(self, CongestionControl cc, RtoEstimator rto, double init_cwnd=10.0,
                   double mss=1448.0, long long window_cap=1 << 22, bint bulk=True,
-                  long long initial_entries=1024):
+                  long long initial_entries=16):
         self.max_cap = 1
         while self.max_cap < window_cap:
             self.max_cap <<= 1

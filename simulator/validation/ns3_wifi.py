@@ -98,7 +98,8 @@ def tcp_params(cell: dict) -> dict:
 
 
 def ours_tcp(cell: dict, seed: int = 1) -> dict:
-    """Our goodput (Mbit/s) and mean smoothed RTT (ms) of a TCP cell, over ns-3's measured span."""
+    """Our goodput (Mbit/s) and mean smoothed RTT (ms) of a TCP cell, over ns-3's measured span (an uplink cell:
+    the testbed model's measured flow from the wireless host to the wired one)."""
     import numpy as np
 
     from simulator import registry
@@ -106,7 +107,7 @@ def ours_tcp(cell: dict, seed: int = 1) -> dict:
     from simulator.scenarios import wifi_testbed
 
     p = registry.resolve(tcp_params(cell))
-    out = wifi_testbed.simulate(p, registry.key(p, seed))
+    out = wifi_testbed.simulate(p, registry.key(p, seed), upload=cell["direction"] == "up")
     s = samples(out)
     lo, hi = TCP_WARM_S - TCP_START_S, tcp_end(cell) - TCP_START_S
     span = (s.t > lo) & (s.t <= hi)

@@ -50,16 +50,18 @@ RTT_CPP = r"""
 namespace tcpsim_wifi {
 double srtt = 0;
 void OnRtt(ns3::Time, ns3::Time now) { srtt = now.GetSeconds(); }
-void Connect() {
-  ns3::Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTT", ns3::MakeCallback(&OnRtt));
+void Connect(int node) {
+  ns3::Config::ConnectWithoutContext("/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/RTT",
+                                     ns3::MakeCallback(&OnRtt));
 }
 }
 """
 
 
 def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
-    """One TCP cell in ns-3: a wired server's bulk flow through the access point to one station, or (direction
-    relay) one station's to another through the access point, which forwards between them."""
+    """One TCP cell in ns-3: a wired server's bulk flow through the access point to one station (direction up: the
+    station's to the server), or (direction relay) one station's to another through the access point, which
+    forwards between them."""
     import cppyy
     from ns import ns
 
@@ -72,7 +74,11 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
                        ("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(16 << 20)),
                        ("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(10)),
                        ("ns3::WifiMacQueue::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{TCP_QUEUE}p"))),
-                       ("ns3::WifiMacQueue::MaxDelay", ns.TimeValue(ns.Seconds(1000)))):
+                       ("ns3::WifiMacQueue::MaxDelay", ns.TimeValue(ns.Seconds(1000))),
+                       # ns-3's TCP timestamps count whole milliseconds (TcpOptionTS) and a zero RTT reads as 1 us:
+                       # below 1 ms its BBR then takes the path's minimum RTT for 1 us; off, RTTs come from the
+                       # send times, at the simulator's resolution
+                       ("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(cell.get("timestamps", True)))):
         ns.Config.SetDefault(key, value)
     if cell["direction"] == "relay":
         return _relay(ns, cppyy, cell)
@@ -90,7 +96,7 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
         stack.Install(c)
     addr = ns.Ipv4AddressHelper()
     addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
-    addr.Assign(wired)
+    wired_if = addr.Assign(wired)
     addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
     addr.Assign(ap_dev)
     sta_if = addr.Assign(sta_dev)
@@ -98,11 +104,13 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
     tc.Uninstall(ap_dev)
     tc.Uninstall(sta_dev)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    if cell["direction"] == "up":
+        return _bulk_flow(ns, cppyy, cell, sta.Get(0), server.Get(0), wired_if.GetAddress(0))
     return _bulk_flow(ns, cppyy, cell, server.Get(0), sta.Get(0), sta_if.GetAddress(0))
 
 
 def _relay(ns, cppyy, cell) -> dict:
-    """Station 0 to station 1 through the access point (node 0 the sender, as the RTT trace expects)."""
+    """Station 0 to station 1 through the access point."""
     sta, ap = ns.NodeContainer(), ns.NodeContainer()
     sta.Create(2)
     ap.Create(1)
@@ -133,7 +141,7 @@ def _bulk_flow(ns, cppyy, cell, sender, receiver, address) -> dict:
     ns.Simulator.Stop(ns.Seconds(TCP_WARM_S))
     ns.Simulator.Run()
     received = sink_app.Get(0).GetTotalRx()
-    cppyy.gbl.tcpsim_wifi.Connect()
+    cppyy.gbl.tcpsim_wifi.Connect(sender.GetId())
     rtts = []
     for _ in range(int(round((tcp_end(cell) - TCP_WARM_S) / TCP_SAMPLE_S))):
         ns.Simulator.Stop(ns.Seconds(TCP_SAMPLE_S))

@@ -52,17 +52,19 @@ def cells_without_long() -> list[dict]:
     for phy in (HT20, VHT80):
         for cc in LOSS_BASED:
             out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells()
+    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells() + uplink_cells()
 
 
 LONG_END_S = 200.0
 
 
 def long_cells() -> list[dict]:
-    """NewReno's TCP cells again over 200 s: its sawtooth after a loss lasts about half a window of round trips,
-    which on these paths is not shorter than the 14 s the other cells measure, so their mean RTT depends on
-    where in one sawtooth the span falls; over 194 s it averages several."""
-    return [{**c, "end_s": LONG_END_S} for c in cells_without_long() if c.get("tcp") == "newreno"]
+    """The loss-based TCP cells with a fixed MCS again over 200 s: NewReno's sawtooth after a loss lasts about
+    half a window of round trips, CUBIC's about (0.3 W / 0.4)^(1/3) s (9 s at these windows), neither shorter
+    than the 14 s the other cells measure, so their mean RTT depends on where in a sawtooth the span falls; over
+    194 s it averages several."""
+    return [{**c, "end_s": LONG_END_S} for c in cells_without_long()
+            if c.get("tcp") in LOSS_BASED and "snr_db" not in c]
 
 
 def tcp_end(cell: dict) -> float:
@@ -77,6 +79,13 @@ def relay_cells() -> list[dict]:
             for phy in (HT20, VHT80) for cc in LOSS_BASED]
 
 
+def uplink_cells() -> list[dict]:
+    """One TCP bulk flow from a station through the access point to the wired server, CUBIC and NewReno on each
+    PHY: the station's backoff carries the data and the access point's the ACKs."""
+    return [{**phy, "stations": 1, "direction": "up", "aggregation": True, "tcp": cc}
+            for phy in (HT20, VHT80) for cc in LOSS_BASED]
+
+
 def both_cells() -> list[dict]:
     """UDP saturation both ways at once: every station sends to the access point and the access point to every
     station (one backoff for all its links), 1, 2 or 4 stations, A-MPDU."""
@@ -86,9 +95,12 @@ def both_cells() -> list[dict]:
 
 def bbr_cells() -> list[dict]:
     """BBR (ns-3's TcpBbr, ours bbr) down to a station and from station to station: whether BBR's window of
-    two estimated BDPs at millisecond round trips fills the A-MPDUs on both simulators."""
-    return [{**phy, "stations": n, "direction": d, "aggregation": True, "tcp": "bbr"}
-            for phy in (HT20, VHT80) for d, n in (("down", 1), ("relay", 2))]
+    two estimated BDPs at millisecond round trips fills the A-MPDUs on both simulators; then the same with
+    ns-3's TCP timestamps off (`timestamps: False`, ns-3's side only): they count whole milliseconds, and
+    ns-3 takes a zero reading for 1 us, which its BBR keeps as the path's minimum round trip."""
+    out = [{**phy, "stations": n, "direction": d, "aggregation": True, "tcp": "bbr"}
+           for phy in (HT20, VHT80) for d, n in (("down", 1), ("relay", 2))]
+    return out + [{**c, "timestamps": False} for c in out]
 
 
 def name(cell: dict) -> str:
@@ -97,7 +109,9 @@ def name(cell: dict) -> str:
     rate = "minstrel" if cell.get("rate") == "minstrel" else f"mcs{cell['mcs']}"
     snr = f"-snr{cell['snr_db']:g}" if "snr_db" in cell else ""
     span = f"-{cell['end_s']:g}s" if "end_s" in cell else ""
-    return f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}{span}"
+    stamps = "-nots" if cell.get("timestamps") is False else ""
+    return (f"{cell['standard']}{cell['channel_mhz']}-{rate}-{cell['direction']}-{cell['stations']}sta-{tail}{snr}"
+            f"{span}{stamps}")
 
 
 def by_name(cell_name: str) -> dict:

@@ -1,7 +1,7 @@
 """The testbed on the 802.11 channel (notebooks/testbed.ipynb): the report's quoted numbers beside our
 per-run ranges on the abstract channel (study tb_matrix) and on the 802.11 channel (tb_wifi_matrix,
 which the scorecard uses), with the settings of the channel's sweep (tb_wifi_sensitivity: rate, access
-point queue, MPDU errors) that reach each one; and the sweep as a figure."""
+point queue, MPDU errors, rate control, driver queue) that reach each one; and the sweep as figures."""
 from __future__ import annotations
 
 import pandas as pd
@@ -54,6 +54,9 @@ def _setting(r) -> str:
             parts[-1] += " " + QUEUES.get(r.get(k) if isinstance(r.get(k), str) else "fifo", "DropTail")
         else:
             parts.append(fmt.format(float(r[k])))
+    depth = r.get("mac_driver_queue_pkts")
+    if isinstance(depth, (int, float)) and depth > 0:
+        parts.append(f"{depth:g}-packet driver queue")
     return ", ".join(parts)
 
 
@@ -152,7 +155,7 @@ def sweep_figure(tables: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     sweep = _unidirectional(tables, SWEEP)
-    sweep = sweep[(sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS) & ~_minstrel(sweep)]
+    sweep = sweep[(sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS) & ~_minstrel(sweep) & (_depth(sweep) == 0)]
     algs = algorithms(sweep)
     fig, axes = plt.subplots(len(ROWS), len(PANELS), figsize=(12, 6.5), sharex=True, squeeze=False)
     for col, (setup, bg) in enumerate(PANELS):
@@ -190,6 +193,53 @@ def sweep_figure(tables: pd.DataFrame):
 def _minstrel(d: pd.DataFrame) -> pd.Series:
     """The rows of the sweep's rate-control part."""
     return d["mac_rate_control"].eq("minstrel") if "mac_rate_control" in d else pd.Series(False, index=d.index)
+
+
+def _depth(d: pd.DataFrame) -> pd.Series:
+    """Each row's driver queue, packets (0 where the sweep did not set one)."""
+    return d["mac_driver_queue_pkts"].fillna(0) if "mac_driver_queue_pkts" in d else pd.Series(0, index=d.index)
+
+
+DRIVER_MCS, DRIVER_QUEUE = 7, 1000          # the driver-queue part of the sweep: tb_wifi_matrix's rate and queue
+
+
+def driver_figure(tables: pd.DataFrame):
+    """Ping RTT against the driver queue below the access point's queue (0: the first part of the sweep), one
+    colour per algorithm, solid DropTail and dotted FQ-CoDel; a panel per link setup and background."""
+    import matplotlib.pyplot as plt
+
+    sweep = _unidirectional(tables, SWEEP)
+    sweep = sweep[(sweep["metric"] == "ping_rtt_mean_ms") & ~_minstrel(sweep) & (sweep["mac_mcs"] == DRIVER_MCS)
+                  & (sweep["mac_mpdu_error_rate"] == SWEEP_ERRORS) & (sweep["ap_buffer_pkts"] == DRIVER_QUEUE)]
+    sweep = sweep.assign(depth=_depth(sweep), disc=_discipline(sweep))
+    depths = sorted(set(sweep["depth"]))
+    algs = algorithms(sweep)
+    fig, axes = plt.subplots(1, len(PANELS), figsize=(12, 3.6), sharey=True, squeeze=False)
+    for ax, (setup, bg) in zip(axes[0], PANELS):
+        panel = f"{SETUP_NAMES[setup]}, {'baseline' if bg == 'none' else 'heavy background'}"
+        for alg in algs:
+            for disc, ls in (("fifo", "-"), ("fq_codel", ":")):
+                g = sweep[(sweep["algorithm"] == alg) & (sweep["link_setup"] == setup) & (sweep["background"] == bg)
+                          & (sweep["disc"] == disc)].sort_values("depth")
+                if g.empty:
+                    continue
+                x = [depths.index(v) for v in g["depth"]]
+                lo = g["ci_low"].clip(lower=0)
+                ax.errorbar(x, g["mean"], yerr=[g["mean"] - lo, g["ci_high"] - g["mean"]], color=style.PALETTE[alg],
+                            ls=ls, marker="o", ms=3.5, capsize=2)
+                figure_series.record(ax, f"{style.label(alg, None)}, {QUEUES[disc]}", g, g["depth"], g["mean"], lo,
+                                     g["ci_high"], along="mac_driver_queue_pkts", panel=panel)
+        _log_axis(ax)
+        ax.set_title(panel, fontsize=10)
+        ax.set_xticks(range(len(depths)), [f"{d:g}" for d in depths])
+        ax.set_xlabel("driver queue (packets)")
+    axes[0, 0].set_ylabel("mean ping RTT (ms, log)")
+    handles = [plt.Line2D([], [], color=style.PALETTE[a], marker="o", ms=4, label=style.label(a, None)) for a in algs]
+    handles += [plt.Line2D([], [], color="black", ls=ls, label=f"{DRIVER_QUEUE} {QUEUES[d]}")
+                for d, ls in (("fifo", "-"), ("fq_codel", ":"))]
+    fig.tight_layout(rect=(0, 0, 1, 0.88))
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=10, bbox_to_anchor=(0.5, 1.0))
+    return fig
 
 
 def _discipline(d: pd.DataFrame) -> pd.Series:
@@ -230,7 +280,8 @@ def section(ch, tables, numbers, source: str) -> None:
                   "percentile over seeds; *sweep settings* counts the settings of rate (MCS 4, 7, 9), access point "
                   "queue (100 or 1000 packets, DropTail or FQ-CoDel) and MPDU error rate (0, 10%, 30%), and of "
                   "Minstrel-HT rate control with MPDU errors from the SNR (15, 22, 28, 33 dB) with the same queues, "
-                  "at which our range meets the "
+                  "and of a driver queue of 64 or 256 packets below the access point's 1000-packet queue (MCS 7, 10% "
+                  "MPDU errors), at which our range meets the "
                   "report's number. {link}. Made from `config/studies/testbed/tb_matrix.yaml`, "
                   "`tb_wifi_matrix.yaml` and `tb_wifi_sensitivity.yaml`.")
     if chapter_tables.ran(tables, SWEEP):
@@ -240,3 +291,11 @@ def section(ch, tables, numbers, source: str) -> None:
                            "access point queue, dotted mac80211's FQ-CoDel of 1000 packets, at 10% MPDU errors; mean over 3 seeds with 95% CI (cut at 0). Not a figure "
                            "of the report: which of the channel's open settings move the RTT and loss it quotes. "
                            "Made from `config/studies/testbed/tb_wifi_sensitivity.yaml`.")
+        figure_series.show(ch, driver_figure(tables), "wifi_driver_queue",
+                           "Figure: mean ping RTT (log scale) against the driver queue below the access point's "
+                           "1000-packet queue (0: none, as in the figure above), one colour per algorithm, solid "
+                           "DropTail and dotted mac80211's FQ-CoDel, at MCS 7 and 10% MPDU errors; mean over 3 seeds "
+                           "with 95% CI (cut at 0). The driver's packets have left FQ-CoDel, so a ping waits behind "
+                           "them: the queue a loss-based flow builds there adds to its RTT, while BBR and Vegas keep "
+                           "too few packets in flight to fill it. Not a figure of the report. Made from "
+                           "`config/studies/testbed/tb_wifi_sensitivity.yaml`.")
