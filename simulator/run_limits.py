@@ -16,17 +16,19 @@ MAX_TRACED_PACKETS = 100_000    # N of an M/M/1 run that records its cwnd trace
 MAX_RUN_FILES = 10_000
 
 
-def sample_problem(full: dict, where: str) -> str | None:
-    """Why a packet-network point (parameters with defaults) would keep too many samples, or None."""
+def sample_problem(full: dict, where: str | None) -> str | None:
+    """Why a packet-network point (parameters with defaults) would keep too many samples, or None; where: the
+    study's grid point, or None for a run started from Python."""
+    at = f"at point {where!r}" if where else "in this run"
     for key in SAMPLE_INTERVALS:
         if key in full and full["duration"] / full[key] > MAX_SAMPLES:
             return (f"{key}: {full[key]} s gives {full['duration'] / full[key]:.0f} samples over duration "
-                    f"{full['duration']} s at point {where!r}; allowed values: duration / {key} <= {MAX_SAMPLES} "
+                    f"{full['duration']} s {at}; allowed values: duration / {key} <= {MAX_SAMPLES} "
                     f"(a run's memory grows with its samples)")
     flows = int(full.get("flows", 1))
     if flows * full["duration"] / full["sample_interval"] > MAX_FLOW_SAMPLES:
         return (f"flows: {flows} flows x {full['duration'] / full['sample_interval']:.0f} samples (duration / "
-                f"sample_interval) at point {where!r}; allowed values: flows x duration / sample_interval <= "
+                f"sample_interval) {at}; allowed values: flows x duration / sample_interval <= "
                 f"{MAX_FLOW_SAMPLES} (every flow keeps one sample per interval)")
     return None
 

@@ -71,6 +71,10 @@ def test_each_key_changes_the_run_or_is_rejected(model, key, tmp_path):
         return
     if model == "ns2" and key == "hystart":
         extra = {**extra, "delay_ms": 50.0, "window": 0, "duration": 30.0}
+    if model == "ns2" and key == "sack_recovery":
+        # on the default path (1 Mbit/s, 100 ms a link) with 10% loss both styles recover alike in these 15 s since
+        # SACK-only ACKs no longer grow the window (0.3.4); at 50 ms a link they differ
+        extra = {**extra, "delay_ms": 50.0}
     if model == "testbed" and key in ("loss_fwd_pct", "rto_min", "rto_initial", "sack"):
         extra = {**extra, "loss_pct": 0.0}
     base = {**BASE[model], **extra}

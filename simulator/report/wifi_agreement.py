@@ -95,8 +95,8 @@ def answer(t: pd.DataFrame) -> str:
     worst = t.loc[t["difference"].abs().idxmax()]
     return (f"**Wi-Fi: {inside} of {total} cells** within {NS3}'s goodput by {BOUND:.0%} (and, for TCP, its mean "
             f"RTT by {RTT_BOUND:.0%}): UDP saturation with one access point and 1-4 stations, 802.11n and 802.11ac, "
-            f"with and without A-MPDU, one TCP CUBIC, NewReno or BBR bulk flow to a station, from it or from one station "
-            f"to another, and with MPDU errors from the "
+            f"with and without A-MPDU, TCP CUBIC, NewReno or BBR bulk flows to one to four stations, from a station "
+            f"or from one station to another, and with MPDU errors from the "
             f"SNR (ns-3's NIST model on both sides) at a fixed MCS or under Minstrel-HT rate control. The largest "
             f"goodput difference is {_percent(worst['difference'])} ({worst['phy']}, {traffic_label(worst['traffic'])}, "
             f"{worst['stations']} station{'s' if worst['stations'] != 1 else ''}, {DIRECTIONS[worst['direction']]}, "
@@ -131,7 +131,7 @@ def explanations(t: pd.DataFrame) -> str:
     other = out.drop(sawtooth.index).drop(rates.index).drop(bbr.index)
     parts = []
     for traffic, g in sawtooth.groupby("traffic", sort=False):
-        cells = "; ".join(f"{r.phy}, {DIRECTIONS[r.direction]}: mean RTT {_percent(r.rtt_difference)}, goodput "
+        cells = "; ".join(f"{_where(r.phy, r.direction, r.stations)}: mean RTT {_percent(r.rtt_difference)}, goodput "
                           f"{_percent(r.difference)}" for r in g.itertuples())
         longer = _longer([_long_twin(t, r) for r in g.itertuples()])
         parts.append(f"**{traffic_label(traffic)}'s mean RTT** ({cells}). " + SAWTOOTH[traffic] + " "
@@ -179,6 +179,11 @@ def _bbr_reason(bbr: pd.DataFrame, t: pd.DataFrame) -> str:
     return text
 
 
+def _where(phy: str, direction: str, stations: int) -> str:
+    """'802.11ac, 80 MHz, MCS 9, downlink' (', 4 stations' where the access point sends to several)."""
+    return f"{phy}, {DIRECTIONS[direction]}" + (f", {stations} stations" if direction == "down" and stations > 1 else "")
+
+
 def _twins_inside(t: pd.DataFrame, cells: pd.DataFrame) -> bool:
     """Every cell has a longer twin, and each twin is inside the bounds (else the sawtooth is not shown)."""
     twins = [_long_twin(t, r) for r in cells.itertuples()]
@@ -193,7 +198,7 @@ def _long_twin(t: pd.DataFrame, r):
 
 def _longer(twins) -> str:
     spans = {f"{w['end_s']:g}" for w in twins}
-    cells = "; ".join(f"{w['phy']}, {DIRECTIONS[w['direction']]}: {NS3} {number_format.num(w['ns3_rtt_ms'])} ms, ours "
+    cells = "; ".join(f"{_where(w['phy'], w['direction'], w['stations'])}: {NS3} {number_format.num(w['ns3_rtt_ms'])} ms, ours "
                       f"{number_format.num(w['ours_rtt_ms'])} ms ({_percent(w['rtt_difference'])})" for w in twins)
     return (f"Measured over {'/'.join(sorted(spans))} s instead, the same cells' mean RTTs agree within "
             f"{RTT_BOUND:.0%} ({cells}).")

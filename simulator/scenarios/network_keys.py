@@ -51,7 +51,7 @@ def check_flows(p: dict, flows: int) -> None:
     if not 1 <= flows <= limit:
         raise ValueError(f"flows: {flows}; allowed values: 1 to {limit} (simulator/scenarios/network.params.yaml: "
                          f"each flow's state takes memory)")
-    problem = sample_problem({**p, "flows": flows}, "this run")
+    problem = sample_problem({**p, "flows": flows}, None)
     if problem:
         raise ValueError(problem)
 

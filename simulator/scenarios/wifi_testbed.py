@@ -140,10 +140,12 @@ def mac_params(p):
     return {k[len("mac_"):]: p[k] for k in mac_keys(p)}
 
 
-def build_topology(p):
+def build_topology(p, stations=1):
+    """The access point, the client (wired or wireless) and the server; stations > 1 adds wireless hosts
+    server2, server3, ... (the ns-3 comparison's multi-station cells)."""
     from simulator.net.topology import access_point
     wired = ["client"] if p["link_setup"] == "eth_wifi" else []
-    wireless = ["server"] + ([] if wired else ["client"])
+    wireless = ["server"] + [f"server{i}" for i in range(2, stations + 1)] + ([] if wired else ["client"])
     return access_point(wired, wireless, p["wired_mbps"] * 1e6, p["wifi_mbps"] * 1e6,
                         p["wired_delay_ms"] / 1e3, p["wifi_delay_ms"] / 1e3, int(p["ap_buffer_pkts"]))
 
@@ -253,16 +255,19 @@ def run(p, key):
     return summarize(p, simulate(p, key), ping_probe(p))
 
 
-def simulate(p, key, upload=False):
-    """The flow model's output of one run (its samples, flows and probes; `run` summarizes it).  upload: the
-    measured flow goes from server to client instead (the ns-3 comparison's TCP uplink cells; not a study key)."""
+def simulate(p, key, upload=False, stations=1):
+    """The flow model's output of one run (its samples, flows and probes; `run` summarizes it).  For the ns-3
+    comparison's TCP cells (not study keys): upload, the measured flow goes from server to client instead;
+    stations > 1, flows 1 .. stations - 1 go from the client to stations server2, server3, ... as flow 0 to the server."""
     from simulator.models.flow_config import FlowConfig
     from simulator.models.flow_model import FlowModel
-    topo = build_topology(p)
+    topo = build_topology(p, stations)
     n_bg = BACKGROUNDS[p["background"]]
     algos = flow_algorithms(p)
-    ends = [("server", "client") if upload else ("client", "server")] + ([("server", "client")] if p["bidir"] else []) \
-        + [("client", "server")] * n_bg
+    algos = algos[:1] + [p["algorithm"]] * (stations - 1) + algos[1:]
+    ends = [("server", "client") if upload else ("client", "server")] \
+        + [("client", f"server{i}") for i in range(2, stations + 1)] \
+        + ([("server", "client")] if p["bidir"] else []) + [("client", "server")] * n_bg
     probe = ping_probe(p)
     udp = []
     if p["cross_mbps"] > 0:

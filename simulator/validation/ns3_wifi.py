@@ -88,18 +88,22 @@ def ours_on_network(cell: dict, seed: int = 1) -> dict:
 
 def tcp_params(cell: dict) -> dict:
     """The testbed model's parameters of a TCP cell (simulator/scenarios/wifi_testbed.params.yaml): Ethernet to
-    Wi-Fi, or Wi-Fi to Wi-Fi for the relay cells."""
+    Wi-Fi, or Wi-Fi to Wi-Fi for the relay cells.  ns-3's MAC queue limit (TCP_QUEUE) holds for all the stations
+    of its access category together, ours for each wireless link: a downlink cell of n stations gives each an
+    n-th of it."""
     setup = "wifi_wifi" if cell["direction"] == "relay" else "eth_wifi"
+    shared = cell["stations"] if cell["direction"] == "down" else 1
     return {"model": "testbed", "algorithm": cell["tcp"], "medium": "wifi", "link_setup": setup,
             "duration": tcp_end(cell) - TCP_START_S, "mac_standard": cell["standard"],
             "mac_channel_mhz": cell["channel_mhz"], "mac_spatial_streams": cell["streams"], "mac_mcs": cell["mcs"],
-            "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE, "wifi_delay_ms": 0.0,
+            "mac_mpdu_error_rate": 0.0, "ap_buffer_pkts": TCP_QUEUE // shared, "wifi_delay_ms": 0.0,
             **{"mac_" + k: v for k, v in snr_params(cell).items()}}
 
 
 def ours_tcp(cell: dict, seed: int = 1) -> dict:
     """Our goodput (Mbit/s) and mean smoothed RTT (ms) of a TCP cell, over ns-3's measured span (an uplink cell:
-    the testbed model's measured flow from the wireless host to the wired one)."""
+    the testbed model's measured flow from the wireless host to the wired one; a downlink cell of n stations: one
+    flow to each, their goodputs summed and their RTTs averaged)."""
     import numpy as np
 
     from simulator import registry
@@ -107,13 +111,15 @@ def ours_tcp(cell: dict, seed: int = 1) -> dict:
     from simulator.scenarios import wifi_testbed
 
     p = registry.resolve(tcp_params(cell))
-    out = wifi_testbed.simulate(p, registry.key(p, seed), upload=cell["direction"] == "up")
+    n = cell["stations"] if cell["direction"] == "down" else 1
+    out = wifi_testbed.simulate(p, registry.key(p, seed), upload=cell["direction"] == "up", stations=n)
     s = samples(out)
     lo, hi = TCP_WARM_S - TCP_START_S, tcp_end(cell) - TCP_START_S
     span = (s.t > lo) & (s.t <= hi)
-    delivered = np.interp([lo, hi], s.t, s.delivered[:, 0])
-    return {"goodput_mbps": float(delivered[1] - delivered[0]) * p["mss_bytes"] * 8 / (hi - lo) / 1e6,
-            "mean_rtt_ms": float(np.mean(s.srtt[span, 0])) * 1e3}
+    delivered = sum(np.diff(np.interp([lo, hi], s.t, s.delivered[:, i]))[0] for i in range(n))
+    rtt = s.srtt[span, 0] if n == 1 else s.srtt[span, :n]
+    return {"goodput_mbps": float(delivered) * p["mss_bytes"] * 8 / (hi - lo) / 1e6,
+            "mean_rtt_ms": float(np.mean(rtt)) * 1e3}
 
 
 def bianchi_mbps(cell: dict) -> float | None:

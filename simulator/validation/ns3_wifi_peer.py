@@ -48,11 +48,12 @@ def run_ns3(cell: dict, seed: int = 1) -> dict:
 RTT_CPP = r"""
 #include "ns3/core-module.h"
 namespace tcpsim_wifi {
-double srtt = 0;
-void OnRtt(ns3::Time, ns3::Time now) { srtt = now.GetSeconds(); }
-void Connect(int node) {
-  ns3::Config::ConnectWithoutContext("/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/RTT",
-                                     ns3::MakeCallback(&OnRtt));
+double srtt[8] = {0};
+void OnRtt(int socket, ns3::Time, ns3::Time now) { srtt[socket] = now.GetSeconds(); }
+void Connect(int node, int sockets) {
+  for (int i = 0; i < sockets; i++)
+    ns3::Config::ConnectWithoutContext("/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/" +
+                                       std::to_string(i) + "/RTT", ns3::MakeBoundCallback(&OnRtt, i));
 }
 }
 """
@@ -83,8 +84,9 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
     if cell["direction"] == "relay":
         return _relay(ns, cppyy, cell)
     server, ap, sta = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    for c in (server, ap, sta):
-        c.Create(1)
+    n = cell["stations"] if cell["direction"] == "down" else 1
+    for c, k in ((server, 1), (ap, 1), (sta, n)):
+        c.Create(k)
     p2p = ns.PointToPointHelper()
     p2p.SetDeviceAttribute("DataRate", ns.StringValue("1Gbps"))
     p2p.SetChannelAttribute("Delay", ns.StringValue("0.1ms"))
@@ -105,8 +107,8 @@ def run_ns3_tcp(cell: dict, seed: int = 1) -> dict:
     tc.Uninstall(sta_dev)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
     if cell["direction"] == "up":
-        return _bulk_flow(ns, cppyy, cell, sta.Get(0), server.Get(0), wired_if.GetAddress(0))
-    return _bulk_flow(ns, cppyy, cell, server.Get(0), sta.Get(0), sta_if.GetAddress(0))
+        return _bulk_flow(ns, cppyy, cell, sta.Get(0), [(server.Get(0), wired_if.GetAddress(0))])
+    return _bulk_flow(ns, cppyy, cell, server.Get(0), [(sta.Get(i), sta_if.GetAddress(i)) for i in range(n)])
 
 
 def _relay(ns, cppyy, cell) -> dict:
@@ -126,28 +128,32 @@ def _relay(ns, cppyy, cell) -> dict:
     tc = ns.TrafficControlHelper()
     tc.Uninstall(ap_dev)
     tc.Uninstall(sta_dev)
-    return _bulk_flow(ns, cppyy, cell, sta.Get(0), sta.Get(1), sta_if.GetAddress(1))
+    return _bulk_flow(ns, cppyy, cell, sta.Get(0), [(sta.Get(1), sta_if.GetAddress(1))])
 
 
-def _bulk_flow(ns, cppyy, cell, sender, receiver, address) -> dict:
-    """The bulk flow from sender to receiver's address, measured from TCP_WARM_S to the cell's end."""
-    target = ns.InetSocketAddress(address, 5000).ConvertTo()
-    sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 5000).ConvertTo())
-    sink_app = sink.Install(receiver)
-    sink_app.Start(ns.Seconds(0))
-    bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", target)
-    bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
-    bulk.Install(sender).Start(ns.Seconds(TCP_START_S))
+def _bulk_flow(ns, cppyy, cell, sender, receivers) -> dict:
+    """A bulk flow from sender to each (receiver, its address), measured from TCP_WARM_S to the cell's end:
+    goodput summed over the flows, the sender's smoothed RTTs averaged over flows and samples."""
+    sinks = []
+    for receiver, address in receivers:
+        target = ns.InetSocketAddress(address, 5000).ConvertTo()
+        sink = ns.PacketSinkHelper("ns3::TcpSocketFactory",
+                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 5000).ConvertTo())
+        sinks.append(sink.Install(receiver).Get(0))
+        sinks[-1].SetStartTime(ns.Seconds(0))
+        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", target)
+        bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
+        bulk.Install(sender).Start(ns.Seconds(TCP_START_S))
     ns.Simulator.Stop(ns.Seconds(TCP_WARM_S))
     ns.Simulator.Run()
-    received = sink_app.Get(0).GetTotalRx()
-    cppyy.gbl.tcpsim_wifi.Connect(sender.GetId())
+    received = sum(s.GetTotalRx() for s in sinks)
+    cppyy.gbl.tcpsim_wifi.Connect(sender.GetId(), len(sinks))
     rtts = []
     for _ in range(int(round((tcp_end(cell) - TCP_WARM_S) / TCP_SAMPLE_S))):
         ns.Simulator.Stop(ns.Seconds(TCP_SAMPLE_S))
         ns.Simulator.Run()
-        rtts.append(cppyy.gbl.tcpsim_wifi.srtt * 1e3)
-    goodput = (sink_app.Get(0).GetTotalRx() - received) * 8 / (tcp_end(cell) - TCP_WARM_S) / 1e6
+        rtts.append(sum(cppyy.gbl.tcpsim_wifi.srtt[i] for i in range(len(sinks))) * 1e3 / len(sinks))
+    goodput = (sum(s.GetTotalRx() for s in sinks) - received) * 8 / (tcp_end(cell) - TCP_WARM_S) / 1e6
     ns.Simulator.Destroy()
     return {"goodput_mbps": goodput, "mean_rtt_ms": sum(rtts) / len(rtts), **minstrel_choice(cell)}
 

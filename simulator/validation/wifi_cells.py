@@ -52,7 +52,7 @@ def cells_without_long() -> list[dict]:
     for phy in (HT20, VHT80):
         for cc in LOSS_BASED:
             out.append({**phy, "stations": 1, "direction": "down", "aggregation": True, "tcp": cc})
-    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells() + uplink_cells()
+    return out + snr_cells() + relay_cells() + bbr_cells() + both_cells() + uplink_cells() + station_cells()
 
 
 LONG_END_S = 200.0
@@ -77,6 +77,13 @@ def relay_cells() -> list[dict]:
     every packet and every ACK crosses the air twice), CUBIC and NewReno on each PHY, no frame errors."""
     return [{**phy, "stations": 2, "direction": "relay", "aggregation": True, "tcp": cc}
             for phy in (HT20, VHT80) for cc in LOSS_BASED]
+
+
+def station_cells() -> list[dict]:
+    """TCP CUBIC from the wired server to 2 and 4 stations at once, a bulk flow each: the access point's one
+    backoff shares the air between its stations' A-MPDUs."""
+    return [{**phy, "stations": n, "direction": "down", "aggregation": True, "tcp": "cubic"}
+            for phy in (HT20, VHT80) for n in (2, 4)]
 
 
 def uplink_cells() -> list[dict]:
