@@ -1,7 +1,7 @@
 """What a study will cost, known before it runs: simulated packets (data + ACK) per run and wall time.
 
 The estimate is an upper bound on the packets the event loop handles, from the parameters alone:
-- packet networks (dumbbell, ns2, testbed): the links full for the whole run, i.e. capacity x
+- packet networks (dumbbell, ns2, testbed; network: each flow class's slowest link): the links full for the whole run, i.e. capacity x
   duration / packet size data packets, plus one ACK per `delack_count` data packets (the stack's);
 - M/M/1: N data packets, plus an ACK each in the ACK-clocked `standard` variant.
 Retransmissions come out of the same capacity, so they are inside the bound; an M/M/1 run with
@@ -66,11 +66,24 @@ def _testbed(full: dict) -> float:
     return _data_and_acks(mbps * 1e6 * full["duration"], wifi_testbed.WIRE, full)
 
 
+def _network(full: dict) -> float:
+    """Each flow class at most at its path's slowest link for the whole run (classes sharing a link count
+    it once each: an upper bound)."""
+    from simulator.scenarios import open_network
+
+    topo = open_network.build_topology(full)
+    bits = 0.0
+    for c in full["flow_classes"]:
+        path = c.get("via") or topo.path(c["from"], c["to"])
+        bits += min(topo.links[i].rate_bps for i, _ in topo.hops_along(path)) * full["duration"]
+    return _data_and_acks(bits, full["mss_bytes"] + open_network.HEADERS, full)
+
+
 def _mm1(full: dict) -> float:
     return float(full["N"]) * (2.0 if full["variant"] == "standard" else 1.0)
 
 
-ESTIMATES = {"dumbbell": _dumbbell, "ns2": _ns2, "testbed": _testbed, "mm1": _mm1}
+ESTIMATES = {"dumbbell": _dumbbell, "ns2": _ns2, "testbed": _testbed, "network": _network, "mm1": _mm1}
 
 
 def run_packets(params: dict) -> float:

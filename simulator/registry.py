@@ -16,7 +16,8 @@ from simulator.core.seeding import run_key
 from simulator.params import Model
 
 # model name -> module of simulator/scenarios/
-MODULES = {"mm1": "mm1_queue", "dumbbell": "dumbbell", "ns2": "ns2_wired", "testbed": "wifi_testbed"}
+MODULES = {"mm1": "mm1_queue", "dumbbell": "dumbbell", "ns2": "ns2_wired", "testbed": "wifi_testbed",
+           "network": "open_network"}
 MODELS = tuple(MODULES)
 
 

@@ -7,10 +7,11 @@ from simulator.tcp.sack_sender import SackSender
 from simulator.tcp.sender import TcpSender
 
 
-def sack_flow(cc, tcp: dict, data_size: int):
+def sack_flow(cc, tcp: dict, data_size: int, bulk: bool = True):
     """The SACK sender (RFC 6675 recovery in the options' style: rack, ssthresh_pipe_after_ack, cwr_event_after_loss,
-    retx_below_sack from simulator/tcp/stacks.py SACK_RECOVERY; rate samples, pacing) and a delayed-ACK receiver."""
-    sender = SackSender(cc, rto(tcp), tcp.get("init_cwnd", 10.0), data_size - 54.0)
+    retx_below_sack from simulator/tcp/stacks.py SACK_RECOVERY; rate samples, pacing) and a delayed-ACK receiver.
+    bulk: the application always has data; else the sender sends only what app_write gives it (a finite flow)."""
+    sender = SackSender(cc, rto(tcp), tcp.get("init_cwnd", 10.0), data_size - 54.0, bulk=bulk)
     sender.max_window = int(tcp.get("max_window", 0))
     sender.rack = bool(tcp.get("rack", True))
     sender.ssthresh_pipe_after_ack = bool(tcp.get("ssthresh_pipe_after_ack", False))

@@ -92,6 +92,28 @@ cdef class Network(Links):
         """The links a flow's data (kind 0) or ACK (kind 1) packets cross, in order."""
         self.flow_route[2 * flow + kind] = self.add_route(links)
 
+    def use_route(self, int flow, int kind, int route):
+        """Send flow's data (kind 0) or ACK (kind 1) packets over route `route` (add_route's id): an open-loop
+        run gives each arriving flow a slot and its class's routes, added once before plan()."""
+        if not 0 <= flow < self.n_flows or not 0 <= route < self.n_routes:
+            raise ValueError(f"flow {flow} or route {route} out of range ({self.n_flows} flows, {self.n_routes} routes)")
+        self.flow_route[2 * flow + kind] = route
+
+    def ensure_flows(self, int n):
+        """Room for flows 0 .. n-1 (an open-loop run's slots grow with the flows active at once)."""
+        cdef int old = self.n_flows, i
+        if n <= old:
+            return
+        fr = <int*>realloc(self.flow_route, 2 * n * sizeof(int))
+        po = <long long*>realloc(self.pushed_out, n * sizeof(long long))
+        if fr == NULL or po == NULL:
+            raise MemoryError()
+        self.flow_route, self.pushed_out, self.n_flows = fr, po, n
+        for i in range(2 * old, 2 * n):
+            self.flow_route[i] = -1
+        for i in range(old, n):
+            self.pushed_out[i] = 0
+
     # ------------------------------------------------------------------ packets
     cdef int new_packet(self, int flow, int kind, long long seq, long long sack, double ts,
                         int size) except -1:

@@ -79,11 +79,16 @@ class Topology:
 
     def hops(self, src, dst):
         """(link index, direction) per hop: direction 0 = a->b, 1 = b->a."""
-        p = self.path(src, dst)
+        return self.hops_along(self.path(src, dst))
+
+    def hops_along(self, nodes):
+        """(link index, direction) per hop of a path given as its nodes; ValueError if two are not linked."""
         out = []
-        for u, v in zip(p, p[1:]):
-            i = min(i for i, l in enumerate(self.links) if {l.a, l.b} == {u, v})
-            out.append((i, 0 if self.links[i].a == u else 1))
+        for u, v in zip(nodes, nodes[1:]):
+            found = [i for i, l in enumerate(self.links) if {l.a, l.b} == {u, v}]
+            if not found:
+                raise ValueError(f"topology {self.name}: route {' -> '.join(nodes)}: no link between {u!r} and {v!r}")
+            out.append((found[0], 0 if self.links[found[0]].a == u else 1))
         return out
 
     def install(self, network):
