@@ -8,7 +8,10 @@ also 1 Gbit/s for 3,600 s (s1-1g-3600s-<alg>); with --flows also 100 Mbit/s for 
 100 flows starting together (s1-100m-30s-<n>flows-<alg>).  --flow-sweep runs instead the flow sweep of
 issues 37/38: N long CUBIC flows (flows-<N>-cubic, N = 1, 10, 100, 1000, 10000) over a 1 Gbit/s dumbbell,
 10 ms one way, a 1-BDP DropTail buffer (1,667 packets), 20 s, every flow started within the first 100 ms,
-sampled every 0.5 s; its derived figures give each run's wall time per delivered packet against one flow's.
+sampled every 0.5 s; its derived figures give each run's wall time per delivered packet against one flow's;
+and openloop-85-cubic: the network model (simulator/scenarios/open_network.py) on the same dumbbell, CUBIC
+flows arriving as a Poisson process at 85% of the bottleneck with web-search sizes (heavy-tailed:
+simulator/workloads/websearch.cdf), 60 s simulated; flows_completed counts the flows that finished.
 
 Each run is its own process (subprocess of this script), so its peak RSS (VmHWM of that process,
 read at its end: interpreter, imports, run and summary) is its own.  loop_wall_s is the event
@@ -37,8 +40,10 @@ FLOW_COUNTS = (10, 100)                                 # --flows: S1 at 100 Mbi
 ALGORITHMS = ("cubic", "newreno")
 SWEEP_FLOWS = (1, 10, 100, 1000, 10000)                # --flow-sweep: flows-<N>-cubic
 SWEEP_MBPS, SWEEP_S, SWEEP_BUFFER, SWEEP_START_S, SWEEP_SAMPLE_S = 1000.0, 20.0, 1667, 0.1, 0.5
+OPENLOOP = ("openloop-85-cubic", 0.85, 60.0)            # --flow-sweep: name, offered load, simulated s
 QUICK_S = 0.2
 KEYS = ("name", "algorithm", "mbps", "sim_s", "loop_wall_s", "delivered_pkts", "events", "peak_rss_mb")
+OPENLOOP_KEYS = ("load", "flows_completed", "flows_arrived", "peak_active_flows")
 
 
 def params(alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
@@ -88,9 +93,51 @@ def child(name, alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     print(json.dumps(rec))
 
 
+def openloop_params(load, sim_s):
+    """The flow sweep's dumbbell as a study of the network model, with one class of arriving web-search flows."""
+    access = {"mbps": 10000, "delay_ms": 0.01, "buffer_pkts": 1 << 20}
+    return {"model": "network", "algorithm": "cubic", "stack": "ns3", "hosts": ["s", "d"], "routers": ["R1", "R2"],
+            "links": [{"between": ["s", "R1"], **access}, {"between": ["R2", "d"], **access},
+                      {"between": ["R1", "R2"], "mbps": SWEEP_MBPS, "delay_ms": 10.0, "buffer_pkts": SWEEP_BUFFER}],
+            "flow_classes": [{"name": "web", "from": "s", "to": "d", "workload": "poisson"}],
+            "load": load, "sizes": "websearch", "monitor": ["R1", "R2"], "duration": sim_s, "warmup": 0.0,
+            "sample_interval": SWEEP_SAMPLE_S}
+
+
+def openloop_child(name, load, sim_s):
+    """The open-loop run in this process, its loop timed alone, printed as JSON."""
+    import simulator
+    import simulator.models.openloop_model as om
+    loop = {}
+
+    class TimedOpenLoop(om.OpenLoopModel):                   # open_network.run builds it by this name
+        def run(self):
+            t0, c0 = time.perf_counter(), time.process_time()
+            out = super().run()
+            loop["wall"], loop["cpu"] = time.perf_counter() - t0, time.process_time() - c0
+            loop["out"] = out
+            return out
+
+    om.OpenLoopModel = TimedOpenLoop
+    simulator.run(openloop_params(load, sim_s), 1)
+    out = loop.pop("out")
+    rec = {"name": name, "algorithm": "cubic", "mbps": SWEEP_MBPS, "sim_s": sim_s, "load": load,
+           "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
+           "delivered_pkts": int(out["done"][:, 1].sum() + out["running"][:, 3].sum()),
+           "events": int(out["events_processed"]), "flows_completed": int(len(out["done"])),
+           "flows_arrived": out["arrived"], "peak_active_flows": out["peak_active"]}
+    rec["peak_rss_mb"] = peak_rss_mb()
+    rec["simulator"] = os.path.dirname(os.path.dirname(os.path.abspath(simulator.__file__)))
+    print(json.dumps(rec))
+
+
 def run_in_process(name, alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, alg, repr(mbps), repr(sim_s),
            str(buffer_pkts), str(flows), str(int(sweep))]
+    return _child(cmd, name)
+
+
+def _child(cmd, name):
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"run {name} failed:\n{done.stderr}")
@@ -132,6 +179,10 @@ def table(runs, d):
                      f"{r['events']:>15,}{x['events_per_s']:>13,.0f}{x['events_per_delivered']:>8.2f}"
                      f"{x['delivered_per_wall_s']:>13,.0f}{r['peak_rss_mb']:>9.1f}")
     for r in runs:
+        if "flows_completed" in r:
+            lines.append(f"{r['name']}: {r['flows_completed']:,} of {r['flows_arrived']:,} arriving flows completed, "
+                         f"at most {r['peak_active_flows']:,} at once")
+    for r in runs:
         if "cost_per_packet_vs_1_flow" in d["per_run"][r["name"]]:
             lines.append(f"{r['name']}: wall time per delivered packet {d['per_run'][r['name']]['cost_per_packet_vs_1_flow']:.2f}x "
                          f"one flow's")
@@ -143,6 +194,9 @@ def table(runs, d):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--openloop-child":
+        openloop_child(sys.argv[2], float(sys.argv[3]), float(sys.argv[4]))
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         name, alg, mbps, sim_s, buf, flows, sweep = sys.argv[2:9]
         child(name, alg, float(mbps), float(sim_s), int(buf), int(flows), sweep == "1")
@@ -156,7 +210,7 @@ def main():
     ap.add_argument("--flows", action="store_true", help="also 100 Mbit/s for 30 s with "
                     f"{' and '.join(map(str, FLOW_COUNTS))} flows starting together (cost against flows)")
     ap.add_argument("--flow-sweep", action="store_true", help="only the flow sweep: flows-<N>-cubic, N = "
-                    f"{', '.join(map(str, SWEEP_FLOWS))} (1 Gbit/s, 20 s, 1-BDP buffer)")
+                    f"{', '.join(map(str, SWEEP_FLOWS))} (1 Gbit/s, 20 s, 1-BDP buffer), and {OPENLOOP[0]} (60 s)")
     args = ap.parse_args()
     runs = []
     cases = [(*c, 1, False) for c in CASES + ([HOUR_CASE] if args.hour else [])]
@@ -171,12 +225,17 @@ def main():
             tries = [run_in_process(name, alg, mbps, QUICK_S if args.quick else sim_s, buf, flows, sweep)
                      for _ in range(max(1, args.repeat))]
             runs.append(min(tries, key=lambda r: r["loop_wall_s"]))
+    if args.flow_sweep:
+        name, load, sim_s = OPENLOOP
+        cmd = [sys.executable, os.path.abspath(__file__), "--openloop-child", name, repr(load),
+               repr(QUICK_S if args.quick else sim_s)]
+        runs.append(min((_child(cmd, name) for _ in range(max(1, args.repeat))), key=lambda r: r["loop_wall_s"]))
     d = derived(runs)
     header = (f"S1 dumbbell, one flow unless named, best of {args.repeat} process(es) per run, simulator from "
               f"{runs[0]['simulator']}{' (QUICK: 0.2 s simulated per case)' if args.quick else ''}")
     if args.json:                                            # the table goes to stderr
         print(header + "\n" + table(runs, d), file=sys.stderr)
-        print(json.dumps({"runs": [{k: r[k] for k in KEYS} for r in runs], "derived": d,
+        print(json.dumps({"runs": [{k: r[k] for k in KEYS + OPENLOOP_KEYS if k in r} for r in runs], "derived": d,
                           "repeat": args.repeat, "quick": args.quick,
                           "python": platform.python_version(), "cpus": os.cpu_count(),
                           "simulator": runs[0]["simulator"]}, indent=1))

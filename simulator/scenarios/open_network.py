@@ -20,9 +20,16 @@ from simulator.tcp import stacks
 from simulator.tcp.cc import catalogue
 
 HEADERS, ACK_WIRE = 54, 66
-# the catalogue's algorithms that run on the SACK sender (Tahoe has no SACK variant: cumulative ACKs only)
-ALGORITHMS = [a for a in catalogue.names_for(catalogue.Stack("linux", sack=True))
-              if catalogue.build(a, catalogue.Stack("linux", sack=True))[1] is None]
+
+
+def on_sack(name: str, sack: bool = True) -> bool:
+    """Algorithm `name` runs on the SACK sender under a stack with `sack` (catalogue.build's rule, without
+    building one: Tahoe has no SACK variant, its cumulative-ACK recovery is its own)."""
+    a = catalogue.algorithm(name)
+    return (sack and a.sack) or a.recovery is None
+
+
+ALGORITHMS = [a for a in catalogue.names_for(catalogue.Stack("linux", sack=True)) if on_sack(a)]
 PARAMS = load_params(Path(__file__).with_suffix(".params.yaml"), ALGORITHMS)
 DESCRIPTION = "any topology from the study file; long-lived and arriving flows by class (completion times)"
 DEFAULTS = defaults_of(PARAMS)
@@ -111,7 +118,7 @@ def check_classes(p, topo, details):
         alg = c.get("algorithm", p["algorithm"])
         if alg not in catalogue.accepted(ALGORITHMS):
             raise ValueError(f"{where}.algorithm: {alg!r}; allowed: {', '.join(ALGORITHMS)}")
-        if catalogue.build(alg, stacks.catalogue_stack(details))[1] is not None:
+        if not on_sack(alg, details.sack):
             raise ValueError(f"{where}.algorithm: {alg!r} would run without SACK (stack {details.stack}, sack: "
                              f"{details.sack}); the network model runs SACK TCP only; allowed: stack linux or ns3")
         workload = c.get("workload", "long")
@@ -263,6 +270,8 @@ def summarize(p, out, terms, handshake):
     q_warm = q[q[:, 0] >= p["warmup"], 1]
     m["queue_mean_pkts"] = float(q_warm.mean()) if len(q_warm) else math.nan
     m["queue_p99_pkts"] = float(np.percentile(q_warm, 99)) if len(q_warm) else math.nan
+    per_pkt_ms = (p["mss_bytes"] + HEADERS) * 8e3 / link["rate_bps"]       # the draft's delay: the queue's wait
+    m["queue_delay_mean_ms"], m["queue_delay_p99_ms"] = m["queue_mean_pkts"] * per_pkt_ms, m["queue_p99_pkts"] * per_pkt_ms
     m["end_time"], m["events"] = out["end_time"], out["events"]
     m = {k: (float(v) if isinstance(v, (float, np.floating)) else int(v)) for k, v in m.items()}
     result = {"metrics": m}
