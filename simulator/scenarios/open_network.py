@@ -245,6 +245,18 @@ def fct_metrics(prefix, fct_s, slow):
             f"slowdown{prefix}_p50": pct(slow, 50), f"slowdown{prefix}_p99": pct(slow, 99)}
 
 
+def class_shares(p, out):
+    """(the first flow class's payload rate over the run, Mbit/s: its finished flows' segments and what its
+    running ones delivered; Jain's index over the long-lived flows' own rates, NaN with fewer than two)."""
+    done, running = out["done"], out["running"]
+    first = done[done[:, 0] == 0, 1].sum() + running[running[:, 0] == 0, 3].sum()
+    long_flows = running[running[:, 1] < 0]
+    rates = long_flows[:, 3] / np.maximum(out["end_time"] - long_flows[:, 2], 1e-9)
+    jain = float(rates.sum() ** 2 / (len(rates) * (rates ** 2).sum())) if len(rates) > 1 and (rates ** 2).sum() > 0 \
+        else math.nan
+    return float(first * p["mss_bytes"] * 8 / out["end_time"] / 1e6), jain
+
+
 def summarize(p, out, terms, handshake):
     done, running = out["done"], out["running"]
     warm = done[done[:, 2] >= p["warmup"]]
@@ -263,6 +275,7 @@ def summarize(p, out, terms, handshake):
     alive = out["end_time"] - long_flows[:, 2]
     m["long_goodput_mbps"] = float((long_flows[:, 3] * p["mss_bytes"] * 8 / np.maximum(alive, 1e-9)).sum() / 1e6) \
         if len(long_flows) else math.nan
+    m["first_class_goodput_mbps"], m["jain_long"] = class_shares(p, out)
     link = out["monitor"]
     m["utilization"] = link["sent_bytes"] * 8 / (link["rate_bps"] * out["end_time"])
     m["drop_pct"] = 100.0 * link["drops"] / max(link["sent_pkts"] + link["drops"], 1)
