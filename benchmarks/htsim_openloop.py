@@ -1,0 +1,188 @@
+"""htsim against our simulator on one open-loop dumbbell workload: speed and flow completion times.
+
+The workload: TCP flows arriving as a Poisson process that offers `--load` (a fraction) of a 1 Gbit/s
+bottleneck (10 ms one way, FIFO DropTail of 1,667 packets: 1 BDP at a 20 ms RTT, 1500-byte packets),
+sizes from a bounded Pareto (shape 1.2, mean 100 kB, cut at --max-bytes; the same ppf as
+simulator/workloads SizeDistribution "pareto"), 60 s simulated.  The flows are written once to a trace
+CSV (`start_s,size_bytes`, --trace) and both simulators run that same trace:
+* htsim: benchmarks/htsim/main_openloop.cpp (our driver of htsim's TcpSrc/TcpSink, NewReno-like), built
+  outside this repository against an htsim checkout; give the binary as --htsim-bin.  No htsim code, binary
+  or build recipe is kept here.
+* ours: run_ours() below, a stub until our open-loop model takes a trace (filled in by the main developer).
+A flow of S bytes is ceil(S / --mss) packets of --packet wire bytes on both sides (defaults 1446 + 54 header
+bytes = 1500).  The arrival rate follows from the mean packets per flow, as simulator/workloads arrival_rate.
+
+Prints, side by side: delivered packets per wall second (the event loop's wall time), flows completed, and
+FCT p50/p99 by size bucket (< 100 kB, 100 kB-1 MB, > 1 MB).  A benchmark aid: not a test, never run by CI.
+    python benchmarks/htsim_openloop.py --htsim-bin /tmp/htsim-build/main_openloop \\
+        [--duration 60] [--load 0.85] [--flows-max N] [--seed 1] [--trace FILE] [--json FILE] [--no-ours]
+        [--htsim-opt ssthresh_pkts=1000000] [--htsim-opt iw_pkts=9]
+"""
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+RATE_MBPS, DELAY_MS, BUFFER_PKTS = 1000.0, 10.0, 1667
+PACKET, MSS = 1500, 1446                  # wire bytes per data packet; payload bytes per packet
+PARETO_MEAN, PARETO_SHAPE, MAX_BYTES = 100e3, 1.2, 1e9
+GRID = 1 << 20                             # as simulator/workloads: midpoints for the mean packets per flow
+BUCKETS = (("< 100 kB", 0.0, 100e3), ("100 kB-1 MB", 100e3, 1e6), ("> 1 MB", 1e6, math.inf))  # [low, high)
+
+
+def pareto_ppf(u, mean=PARETO_MEAN, shape=PARETO_SHAPE, cap=MAX_BYTES):
+    """Bytes at cumulative fraction(s) u: Pareto of `mean` (uncapped) and tail index `shape`, cut at `cap`."""
+    scale = mean * (shape - 1) / shape
+    return np.maximum(np.minimum(scale / (1.0 - np.asarray(u, dtype=float)) ** (1.0 / shape), cap), 1.0)
+
+
+def mean_packets(mss=MSS, **pareto):
+    """Mean packets per flow (sizes rounded up to whole segments), over GRID midpoints of u."""
+    u = (np.arange(GRID) + 0.5) / GRID
+    return float(np.ceil(pareto_ppf(u, **pareto) / mss).mean())
+
+
+def write_trace(path, duration, load, seed, flows_max=None, rate_mbps=RATE_MBPS, mss=MSS, packet=PACKET,
+                **pareto):
+    """Write `start_s,size_bytes` of Poisson arrivals offering `load` of the bottleneck in wire bits, over
+    [0, duration), at most flows_max flows; returns (flows, arrival rate /s, offered load of the trace)."""
+    rate = load * rate_mbps * 1e6 / (mean_packets(mss, **pareto) * packet * 8.0)
+    rng = np.random.default_rng(seed)
+    n = int(rate * duration + 10 * math.sqrt(rate * duration) + 100)          # enough draws, then cut
+    starts = np.cumsum(rng.exponential(1.0 / rate, n))
+    sizes = np.ceil(pareto_ppf(rng.random(n), **pareto)).astype(np.int64)
+    keep = starts < duration
+    starts, sizes = starts[keep], sizes[keep]
+    if flows_max is not None:
+        starts, sizes = starts[:flows_max], sizes[:flows_max]
+    with open(path, "w") as f:
+        f.write("start_s,size_bytes\n")
+        f.writelines(f"{s:.9f},{b}\n" for s, b in zip(starts, sizes))
+    offered = float(np.ceil(sizes / mss).sum()) * packet * 8 / (rate_mbps * 1e6 * duration)
+    return len(starts), rate, offered
+
+
+def run_htsim(trace_csv, htsim_bin, duration, rate_mbps=RATE_MBPS, delay_ms=DELAY_MS,
+              buffer_pkts=BUFFER_PKTS, mss=MSS, packet=PACKET, extra=()):
+    """Run the htsim driver on the trace; its result as run_ours promises (see there), with
+    per-flow fct_from_synack_s too."""
+    cmd = [str(htsim_bin), str(trace_csv), "-duration", repr(duration), "-rate_mbps", repr(rate_mbps),
+           "-delay_ms", repr(delay_ms), "-buffer_pkts", str(buffer_pkts), "-mss", str(mss), "-pkt", str(packet),
+           *extra]
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()[-2000:]}")
+    rows, summary = [], {}
+    for line in r.stdout.splitlines():
+        if line.startswith("flow "):
+            _, _, start, size, _, fct, fct_syn = line.split()
+            rows.append((float(start), float(size), float(fct), float(fct_syn)))
+        elif line.startswith("summary "):
+            summary = {k: float(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+    if not summary:
+        raise RuntimeError(f"{' '.join(cmd)} printed no summary line")
+    flows = np.array(rows, dtype=float).reshape(-1, 4)
+    return {"flows": flows[:, :3], "fct_from_synack_s": flows[:, 3], "process_wall_s": wall,
+            "command": " ".join(cmd), **{k: (int(v) if v.is_integer() else v) for k, v in summary.items()}}
+
+
+def run_ours(trace_csv, duration, rate_mbps=RATE_MBPS, delay_ms=DELAY_MS, buffer_pkts=BUFFER_PKTS,
+             mss=MSS, packet=PACKET):
+    """Our simulator on the same trace and dumbbell.  Returns a dict with at least:
+    flows: array (n, 3) of (start_s, size_bytes, fct_s) of the flows completed within `duration`;
+    flows_started, flows_completed: counts; delivered_pkts: in-order data packets at the receivers;
+    loop_wall_s: wall seconds of the event loop alone; optionally process_wall_s, events,
+    bottleneck_drops, peak_rss_mb (as the htsim driver reports)."""
+    raise NotImplementedError("our open-loop model: filled in by the main developer")
+
+
+def summarize(res):
+    """The table's figures of one run's result."""
+    flows = res["flows"]
+    out = {"flows started": res.get("flows_started"), "flows completed": res.get("flows_completed", len(flows)),
+           "delivered data pkts": res.get("delivered_pkts"), "bottleneck drops": res.get("bottleneck_drops"),
+           "events": res.get("events"), "loop wall s": res.get("loop_wall_s"),
+           "process wall s": res.get("process_wall_s"), "peak RSS MB": res.get("peak_rss_mb")}
+    if res.get("delivered_pkts") is not None and res.get("loop_wall_s"):
+        out["delivered pkts / loop wall s"] = res["delivered_pkts"] / res["loop_wall_s"]
+    if res.get("delivered_pkts") is not None and res.get("process_wall_s"):
+        out["delivered pkts / process wall s"] = res["delivered_pkts"] / res["process_wall_s"]
+    for name, lo, hi in BUCKETS:
+        fct = flows[(flows[:, 1] >= lo) & (flows[:, 1] < hi), 2] * 1e3
+        out[f"{name}: flows completed"] = len(fct)
+        out[f"{name}: FCT p50 ms"] = float(np.percentile(fct, 50)) if len(fct) else None
+        out[f"{name}: FCT p99 ms"] = float(np.percentile(fct, 99)) if len(fct) else None
+    return out
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:,.3f}" if abs(v) < 1000 else f"{v:,.0f}"
+    return f"{int(v):,}"
+
+
+def table(columns):
+    """Rows of figures, one column per simulator ({name: summary or a note string})."""
+    keys = next((list(s) for s in columns.values() if isinstance(s, dict)), [])
+    width = max(map(len, keys), default=10) + 2
+    lines = [f"{'':<{width}}" + "".join(f"{name:>20}" for name in columns)]
+    for k in keys:
+        lines.append(f"{k:<{width}}" + "".join(
+            f"{fmt(s.get(k)) if isinstance(s, dict) else '(n/a)':>20}" for s in columns.values()))
+    notes = [f"{name}: {s}" for name, s in columns.items() if not isinstance(s, dict)]
+    return "\n".join(lines + notes)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--htsim-bin", required=True, help="the driver built from benchmarks/htsim/main_openloop.cpp")
+    ap.add_argument("--duration", type=float, default=60.0, help="simulated seconds (arrivals and the run)")
+    ap.add_argument("--load", type=float, default=0.85, help="offered load, fraction of the bottleneck")
+    ap.add_argument("--flows-max", type=int, default=None, help="at most this many flows in the trace")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-bytes", type=float, default=MAX_BYTES, help="the Pareto's cut")
+    ap.add_argument("--mss", type=int, default=MSS, help="payload bytes per packet (flow packets: ceil(S/mss))")
+    ap.add_argument("--packet", type=int, default=PACKET, help="wire bytes per data packet")
+    ap.add_argument("--trace", default="/tmp/htsim_openloop_trace.csv", help="where the trace CSV is written")
+    ap.add_argument("--json", help="write both runs' figures (and htsim's per-flow FCTs) to this file")
+    ap.add_argument("--no-ours", action="store_true", help="run htsim alone")
+    ap.add_argument("--htsim-opt", action="append", default=[], metavar="KEY=VALUE",
+                    help="an extra driver option, e.g. ssthresh_pkts=1000000 or iw_pkts=9 (repeatable)")
+    a = ap.parse_args()
+    if not Path(a.htsim_bin).is_file():
+        sys.exit(f"--htsim-bin {a.htsim_bin}: no such file (build benchmarks/htsim/main_openloop.cpp against htsim)")
+    n, rate, offered = write_trace(a.trace, a.duration, a.load, a.seed, a.flows_max, mss=a.mss, packet=a.packet,
+                                   cap=a.max_bytes)
+    print(f"trace {a.trace}: {n:,} flows, {rate:,.1f} arrivals/s, offered load {offered:.3f} (target {a.load:g}) "
+          f"(mean {mean_packets(a.mss, cap=a.max_bytes):.2f} packets/flow), seed {a.seed}")
+    print(f"dumbbell {RATE_MBPS:g} Mbit/s, {DELAY_MS:g} ms one way, {BUFFER_PKTS} packets DropTail, "
+          f"{a.packet} B packets carrying {a.mss} B, {a.duration:g} s simulated\n")
+    kw = dict(duration=a.duration, mss=a.mss, packet=a.packet)
+    extra = [x for opt in a.htsim_opt for x in ("-" + opt.lstrip("-")).split("=", 1)]
+    results = {"htsim": run_htsim(a.trace, a.htsim_bin, extra=extra, **kw)}
+    columns = {"htsim": summarize(results["htsim"])}
+    if not a.no_ours:
+        try:
+            results["ours"] = run_ours(a.trace, **kw)
+            columns["ours"] = summarize(results["ours"])
+        except NotImplementedError as e:
+            columns["ours"] = f"not run: {e}"
+    print(table(columns))
+    if a.json:
+        dump = {"trace": a.trace, "flows": n, "arrival_rate": rate, "offered_load": offered, "args": vars(a),
+                "columns": columns, "htsim_command": results["htsim"]["command"],
+                "htsim_flows": results["htsim"]["flows"].tolist()}
+        Path(a.json).write_text(json.dumps(dump, indent=1))
+
+
+if __name__ == "__main__":
+    main()
