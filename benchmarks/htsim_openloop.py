@@ -8,7 +8,7 @@ CSV (`start_s,size_bytes`, --trace) and both simulators run that same trace:
 * htsim: benchmarks/htsim/main_openloop.cpp (our driver of htsim's TcpSrc/TcpSink, NewReno-like), built
   outside this repository against an htsim checkout; give the binary as --htsim-bin.  No htsim code, binary
   or build recipe is kept here.
-* ours: run_ours() below, a stub until our open-loop model takes a trace (filled in by the main developer).
+* ours: run_ours() below, the open-loop model (simulator/models/openloop_model.pyx) with a trace class.
 A flow of S bytes is ceil(S / --mss) packets of --packet wire bytes on both sides (defaults 1446 + 54 header
 bytes = 1500).  The arrival rate follows from the mean packets per flow, as simulator/workloads arrival_rate.
 
@@ -32,6 +32,17 @@ RATE_MBPS, DELAY_MS, BUFFER_PKTS = 1000.0, 10.0, 1667
 PACKET, MSS = 1500, 1446                  # wire bytes per data packet; payload bytes per packet
 PARETO_MEAN, PARETO_SHAPE, MAX_BYTES = 100e3, 1.2, 1e9
 GRID = 1 << 20                             # as simulator/workloads: midpoints for the mean packets per flow
+# our side set as close to htsim's TCP as our SACK sender goes (htsim's settings: the helper's notes in the
+# commit adding this file): NewReno growth counted per ACK, no delayed ACKs, a first flight of 11 packets (htsim:
+# 10 plus one for its SYN-ACK), a SYN exchange whose RTT seeds the estimate and a lost SYN retried after 3 s,
+# RTO from 3 s with a 250 ms minimum; htsim's ssthresh of 100 packets is lifted there instead
+# (--htsim-opt ssthresh_pkts=1000000, the default below). What stays different: ours has SACK (RFC 6675
+# recovery), htsim NewReno without SACK and go-back-N after a timeout; ACKs 66 bytes here, 40 there.
+OUR_ALGORITHM = "newreno"
+OUR_TCP = {"init_cwnd": 11.0, "delack_count": 1, "delack_timeout": 0.2, "rto_min": 0.25, "rto_initial": 3.0,
+           "syn_timeout": 3.0}
+ACK_BYTES = 66
+ACCESS_BPS, ACCESS_DELAY_S = 10e9, 1e-5    # as the htsim driver's access links
 BUCKETS = (("< 100 kB", 0.0, 100e3), ("100 kB-1 MB", 100e3, 1e6), ("> 1 MB", 1e6, math.inf))  # [low, high)
 
 
@@ -100,7 +111,37 @@ def run_ours(trace_csv, duration, rate_mbps=RATE_MBPS, delay_ms=DELAY_MS, buffer
     flows_started, flows_completed: counts; delivered_pkts: in-order data packets at the receivers;
     loop_wall_s: wall seconds of the event loop alone; optionally process_wall_s, events,
     bottleneck_drops, peak_rss_mb (as the htsim driver reports)."""
-    raise NotImplementedError("our open-loop model: filled in by the main developer")
+    from simulator.models.openloop_config import FlowClass, OpenLoopConfig
+    from simulator.models.openloop_model import OpenLoopModel
+    from simulator.net.topology import dumbbell
+    from simulator.tcp.cc import catalogue
+
+    trace = np.loadtxt(trace_csv, delimiter=",", skiprows=1, ndmin=2)
+    topo = dumbbell(1, rate_mbps * 1e6, delay_ms / 1e3, buffer_pkts, ACCESS_BPS, ACCESS_DELAY_S)
+
+    def controller(serial):
+        return catalogue.build(OUR_ALGORITHM, catalogue.Stack("ns3", sack=True))[0]
+
+    cls = FlowClass("trace", "s0", "d0", controller, "trace", mss=mss, trace=[(t, b) for t, b in trace])
+    config = OpenLoopConfig(topo, [cls], ("R1", "R2"), duration=duration, sample_interval=1.0, data_size=packet,
+                            ack_size=ACK_BYTES, tcp=dict(OUR_TCP))
+    model = OpenLoopModel("htsim-compare", config)
+    t0 = time.perf_counter()
+    out = model.run()
+    wall = time.perf_counter() - t0
+    done = out["done"]
+    starts = done[:, 2]
+    sizes = np.array([dict(zip(map(float, trace[:, 0]), trace[:, 1]))[s] for s in starts]) if len(done) else done[:, 1]
+    flows = np.column_stack([starts, sizes, done[:, 3]])
+    return {"flows": flows, "flows_started": out["arrived"], "flows_completed": len(done),
+            "delivered_pkts": int(done[:, 1].sum() + out["running"][:, 3].sum()), "loop_wall_s": wall,
+            "events": int(out["events_processed"]), "bottleneck_drops": int(out["monitor"]["drops"]),
+            "peak_rss_mb": peak_rss_mb()}
+
+
+def peak_rss_mb():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) * 1024 / 1e6 for l in f if l.startswith("VmHWM:"))
 
 
 def summarize(res):
@@ -155,7 +196,7 @@ def main():
     ap.add_argument("--trace", default="/tmp/htsim_openloop_trace.csv", help="where the trace CSV is written")
     ap.add_argument("--json", help="write both runs' figures (and htsim's per-flow FCTs) to this file")
     ap.add_argument("--no-ours", action="store_true", help="run htsim alone")
-    ap.add_argument("--htsim-opt", action="append", default=[], metavar="KEY=VALUE",
+    ap.add_argument("--htsim-opt", action="append", default=["ssthresh_pkts=1000000"], metavar="KEY=VALUE",
                     help="an extra driver option, e.g. ssthresh_pkts=1000000 or iw_pkts=9 (repeatable)")
     a = ap.parse_args()
     if not Path(a.htsim_bin).is_file():
