@@ -11,7 +11,8 @@ in reference/suite_full/records.jsonl (config key suite_full.records), as it rea
 Each record is a run record of the simulator's own format (simulator/cli.py run_record, sealed by
 simulator/run_records.py), one line per study point and seed, in a fixed order; `run` appends each line as its
 run ends (a stopped run keeps what it finished: rerun with --resume) and writes the README beside the records
-(simulator version, commit, command, date, sha256 of the records and of every study file).
+(simulator version, commit, command, date, sha256 of the records and of every study file); `readme` writes it
+again beside records copied into reference/suite_full/.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def run(config_path, out, jobs=2, resume=False) -> int:
                 fh.flush()
                 print(f"{k}/{len(todo)} {todo[k - 1][0]} {todo[k - 1][1]} seed {todo[k - 1][2]}: {wall:.1f} s", flush=True)
     partial.replace(out)
-    write_readme(out, config_path, s, " ".join(sys.argv))
+    write_readme(out, config_path, s, f"python -m simulator.suite_full run --config {config_path} --jobs {jobs}")
     return 0
 
 
@@ -90,8 +91,13 @@ def sha256(path) -> str:
 
 
 def write_readme(records, config_path, s, command) -> None:
-    import simulator
-    from simulator.cli import git_commit
+    """README.md beside `records`: who made them (the records' own simulator version and commit), how, when,
+    and the sha256 of the records and of every study file (tests/test_suite_full.py checks both)."""
+    from simulator.run_records import read
+    made = {(r["provenance"]["simulator_version"], r["provenance"]["git_commit"]) for r in read(records)}
+    if len(made) != 1:
+        raise StudyError(f"{records}: records of {len(made)} simulator versions or commits {sorted(made)}; rerun them all")
+    (version, commit), = made
     files = study_files(s["dir"])
     lines = [
         "# The standard suite at the draft's own scale: our simulator's run records",
@@ -100,8 +106,8 @@ def write_readme(records, config_path, s, command) -> None:
         "made by `snakemake --cores all suite_full` (simulator/suite_full.py) and copied here on purpose; the default",
         "build reads them and never reruns them. tests/test_suite_full.py reruns one record and checks it is the same.",
         "",
-        f"- simulator version {simulator.__version__}, commit {git_commit()}",
-        f"- made {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with: `{command}`",
+        f"- simulator version {version}, commit {commit}",
+        f"- written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; made with `{command}`",
         f"- algorithms: {', '.join(s['algorithms'])}; seeds 1-{s['seeds']}; config: {config_path}",
         f"- records.jsonl sha256 {sha256(records)} ({sum(1 for _ in open(records))} runs)",
         "- study files (sha256):",
@@ -130,11 +136,19 @@ def main(argv=None) -> int:
     r.add_argument("--out", required=True)
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--resume", action="store_true", help="keep the lines of an earlier run's .partial file")
+    m = sub.add_parser("readme", help="write README.md beside a records file (after copying it into reference/)")
+    m.add_argument("--records", required=True)
+    m.add_argument("--config", default="config/config.yaml")
+    m.add_argument("--jobs", type=int, default=2)
     c = sub.add_parser("compare", help="which records differ between two record files")
     c.add_argument("--new", required=True)
     c.add_argument("--ref", required=True)
     a = ap.parse_args(argv)
     try:
+        if a.cmd == "readme":
+            write_readme(a.records, a.config, settings(a.config),
+                         f"python -m simulator.suite_full run --config {a.config} --jobs {a.jobs}")
+            return 0
         return run(a.config, a.out, a.jobs, a.resume) if a.cmd == "run" else compare(a.new, a.ref)
     except StudyError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -24,6 +24,9 @@ from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
 
 DONE_COLUMNS = ("class", "packets", "arrival", "fct")      # `finished` rows
+# flows active at once: as many as the flow limit of simulator/scenarios/network.params.yaml (each active flow's
+# state is about 6 kB: benchmarks/openloop_memory.py); more means the offered load outruns the network for long
+MAX_ACTIVE = 100_000
 
 
 cdef class OpenLoopModel:
@@ -88,6 +91,10 @@ cdef class OpenLoopModel:
     # ------------------------------------------------------------------ flows come and go
     cdef int arrive_flow(self, int c, long long packets, double now) except -1:
         """A flow of class c arrives with `packets` segments (-1: long-lived) and starts at once."""
+        if self.n_active >= MAX_ACTIVE:
+            raise ValueError(f"{self.key}: {MAX_ACTIVE:,} flows active at once at t = {now:.3f} s (of {self.n_arrived:,} "
+                             f"arrived): the offered load outruns what the network carries for too long; allowed: at most "
+                             f"{MAX_ACTIVE:,} at once (a lower load, or a shorter run)")
         if not self.free_slots:
             self.grow_slots()
         cdef int slot = self.free_slots.pop()

@@ -153,10 +153,16 @@ def absent(v) -> bool:
 
 
 def value_text(v) -> str:
+    """A study value as the file writes it: a list of mappings (the network model's links and flow classes)
+    one per line as 'key value, ...', a list of scalars as 'a, b, c'."""
     if absent(v):
         return "null"
     if isinstance(v, float) and v.is_integer():
         return f"{v:g}"
+    if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        return "; ".join(", ".join(f"{k} {value_text(x)}" for k, x in item.items()) for item in v)
+    if isinstance(v, list):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
     return str(v)
 
 

@@ -159,10 +159,54 @@ rule suite:
         "results/book/_build/html/index.html",
 
 
+# The suite at the draft's own scale (simulator/suite_full.py, config/suite_full/): never part of the default run.
+# The chapter reads the records committed in suite_full.records; this target makes fresh ones and lists what changed
+# (copy results/suite_full/records.jsonl and README.md over reference/suite_full/ on purpose to commit them).
+SUITE_FULL = config["suite_full"]
+SUITE_FULL_RECORDS = [SUITE_FULL["records"]] if Path(SUITE_FULL["records"]).exists() else []
+
+
+rule suite_full_records:
+    input:
+        studies=sorted(str(p) for p in Path(SUITE_FULL["dir"]).glob("*.yaml")),
+        code=["simulator/suite_full.py", "simulator/scenarios/open_network.py", "simulator/models/openloop_model.pyx"],
+    output:
+        "results/suite_full/records.jsonl",
+    threads: 2
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/suite_full/records.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator.suite_full run --config config/config.yaml --out {output:q} --jobs {threads}"
+        " > {log:q} 2>&1"
+
+
+rule suite_full:
+    # what changed against the committed records (none: the simulator still gives them)
+    input:
+        new="results/suite_full/records.jsonl",
+        ref=SUITE_FULL_RECORDS,
+    output:
+        "results/suite_full/changes.txt",
+    params:
+        python=PYTHON,
+    log:
+        "results/logs/suite_full/compare.log",
+    conda:
+        "../envs/simulate.yaml"
+    shell:
+        "{params.python:q} -m simulator.suite_full compare --new {input.new:q} --ref {input.ref:q} > {output:q} 2> {log:q}"
+        " || true"
+
+
 rule notebook_suite:
     input:
         notebook="notebooks/suite.ipynb",
         rankings=get_suite_rankings(),
+        full_records=SUITE_FULL_RECORDS,
         code=REPORT_LIBS,
     output:
         notebook="results/notebooks/suite.ipynb",
@@ -171,6 +215,7 @@ rule notebook_suite:
     params:
         y=papermill_params(
             ranking_files=lambda i, o: list(i.rankings),
+            full_records=lambda i, o: (list(i.full_records) or [""])[0],
             figures_dir=lambda i, o: o.figures,
             downloads_dir=lambda i, o: o.downloads,
             downloads_url=lambda i, o: "_static/downloads/suite",
