@@ -127,7 +127,7 @@ cdef class FlowModel:
                 seq = snd.next_to_send(now)
         if snd.rto_deadline < self.rto_scheduled[flow]:
             self.rto_scheduled[flow] = snd.rto_deadline
-            self.events.push(snd.rto_deadline, EV_RTO, flow)
+            self.events.push_timer(snd.rto_deadline, EV_RTO, flow)
 
     cdef void send_loop(self, int flow, double now) except *:
         if self.classic[flow]:
@@ -142,10 +142,10 @@ cdef class FlowModel:
                 and snd.in_flight() < <long long>snd.s.cwnd \
                 and snd.next_send_time < self.pace_scheduled[flow]:
             self.pace_scheduled[flow] = snd.next_send_time
-            self.events.push(snd.next_send_time, EV_PACE, flow)
+            self.events.push_timer(snd.next_send_time, EV_PACE, flow)
         if snd.rto_deadline < self.rto_scheduled[flow]:
             self.rto_scheduled[flow] = snd.rto_deadline
-            self.events.push(snd.rto_deadline, EV_RTO, flow)
+            self.events.push_timer(snd.rto_deadline, EV_RTO, flow)
 
     cdef void start_flow(self, int flow, double now) except *:
         if self.syn_timeout > 0:
@@ -160,7 +160,7 @@ cdef class FlowModel:
         self.syn_wait[flow] = 1
         self.syn_deadline[flow] = now + self.syn_timeout * (1 << min(self.syn_tries[flow], 6))
         self.syn_tries[flow] += 1
-        self.events.push(self.syn_deadline[flow], EV_SYN, flow)
+        self.events.push_timer(self.syn_deadline[flow], EV_SYN, flow)
         if not self.net.send(pid, now):
             self.net.free_packet(pid)
 
@@ -218,7 +218,7 @@ cdef class FlowModel:
                 self.send_ack(flow, rcv, now)
             elif rcv.delack_deadline < self.delack_scheduled[flow]:
                 self.delack_scheduled[flow] = rcv.delack_deadline
-                self.events.push(rcv.delack_deadline, EV_DELACK, flow)
+                self.events.push_timer(rcv.delack_deadline, EV_DELACK, flow)
             self.net.free_packet(pid)
         elif self.classic[flow]:
             csnd = <TcpSender>self.senders[flow]
@@ -320,17 +320,17 @@ cdef class FlowModel:
         if PLAN_LINKS and self.plan_links:
             self.net.plan(self.timed_links(), PLAN_LINKS != "lazy")
         for i in range(self.n):
-            self.events.push(self.start_times[i], EV_START, i)
+            self.events.push_timer(self.start_times[i], EV_START, i)
             if self.stop_times[i] < self.duration:
-                self.events.push(self.stop_times[i], EV_STOP, i)
+                self.events.push_timer(self.stop_times[i], EV_STOP, i)
         for j, src in enumerate(self.udp):
             self.events.push(src.get("start", 0.0), EV_UDP, j)
         for j, pr in enumerate(self.probes):
             self.events.push(pr.get("start", 0.0), EV_PROBE, j)
         for j, change in enumerate(self.schedule):
-            self.events.push(change[0], EV_SCHED, j)
-        self.events.push(0.0, EV_SAMPLE, 0)
-        self.events.push(self.duration, EV_END, 0)
+            self.events.push_timer(change[0], EV_SCHED, j)
+        self.events.push_timer(0.0, EV_SAMPLE, 0)
+        self.events.push_timer(self.duration, EV_END, 0)
         while not self.events.empty():
             ev = self.events.pop()
             if ev.time < now:
@@ -371,7 +371,7 @@ cdef class FlowModel:
                     self.send_ack(flow, rcv, now)
                 elif rcv.delack_deadline < INFINITY:
                     self.delack_scheduled[flow] = rcv.delack_deadline
-                    self.events.push(rcv.delack_deadline, EV_DELACK, flow)
+                    self.events.push_timer(rcv.delack_deadline, EV_DELACK, flow)
             elif ev.kind == EV_PACE:
                 flow = <int>ev.data
                 if now != self.pace_scheduled[flow]:
@@ -394,7 +394,7 @@ cdef class FlowModel:
                 self.stopped[ev.data] = 1               # the application stops writing (FTP stop)
             elif ev.kind == EV_SAMPLE:
                 self.sample(now)
-                self.events.push(now + self.sample_interval, EV_SAMPLE, 0)
+                self.events.push_timer(now + self.sample_interval, EV_SAMPLE, 0)
             else:
                 break
         return self.summary(now)

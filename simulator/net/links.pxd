@@ -25,6 +25,7 @@ cdef struct Link:
     # packets propagating on the wire in arrival order: only the head has an event queued, so
     # the event heap holds O(links + timers) entries, not O(packets in flight)
     int wire_head, wire_tail
+    int chain           # the link whose wire list carries this link's propagating packets (itself, or see plan)
     # a FIFO DropTail link whose rate and delay stay fixed (Network.plan) computes each packet's departure
     # when it arrives: no event for the end of its serialisation ("lazy")
     bint lazy

@@ -69,6 +69,7 @@ cdef class Links:
         l.max_queue = 0
         l.wire_head = -1
         l.wire_tail = -1
+        l.chain = self.n_links
         l.lazy = False
         l.eager = False
         l.last_start = -INFINITY
@@ -195,6 +196,16 @@ cdef class Links:
                 l.lz = <Waiting*>malloc(l.lz_cap * sizeof(Waiting))
                 if l.lz == NULL:
                     raise MemoryError()
+        for k in range(self.n_links):
+            # an eager link's packets propagate on the wire list of the link that feeds it (of the first
+            # non-eager link up the chain): a lazy bottleneck fed by many links hands its packets to one
+            # eager access link per flow, which leave those in the bottleneck's order, so one list (one
+            # event in the heap) carries them all; a packet that would overtake the list's tail gets its
+            # own event (Network._propagate), so the order of events is the same whatever list holds them
+            link, i = k, 0
+            while self.links[link].eager and i < self.n_links:
+                link, i = next(iter(feeders[link])), i + 1
+            self.links[k].chain = link
 
     def link_modes(self):
         """Per link: 'events' (two per packet), 'lazy' or 'eager' (see plan)."""

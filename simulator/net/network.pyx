@@ -31,7 +31,9 @@ keeps its propagating packets in a list threaded through the packet pool and onl
 has an arrival event queued (as htsim's pipes do).  Each packet's event keeps the tie order it
 would have had if queued when it left the link (EventQueue.reserve), so events are processed in
 exactly the same order as with one event per packet.  A packet that would overtake the list's tail
-(jitter, or a delay cut mid-run) gets its own event instead.
+(jitter, or a delay cut mid-run) gets its own event instead.  An eager link's packets go on the list of the
+link feeding it (Links.plan): the eager access links behind a bottleneck fed by many flows share one list,
+so the heap holds one event for all the packets the bottleneck has queued, not one per flow.
 """
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
@@ -314,14 +316,20 @@ cdef class Network(Links):
         return 0
 
     cdef int _propagate(self, int link, int pid, double arrival, double born) except -1:
-        """pid enters the wire of link at `born` (its departure), to reach its far end at `arrival`."""
-        cdef Link* l = &self.links[link]
+        """pid enters the wire of link at `born` (its departure), to reach its far end at `arrival`; it joins
+        the tail of the wire list of link's chain (Links.plan) unless it would come before that tail in the
+        event order (time, when scheduled), then it gets an event of its own."""
+        cdef int chain = self.links[link].chain
+        cdef Link* l = &self.links[chain]
         cdef Packet* p = &self.pkts[pid]
+        cdef Packet* tail
         cdef long long seq = self.events.reserve()
-        if l.wire_head >= 0 and arrival < self.pkts[l.wire_tail].wire_arrival:
-            p.wire_link = -1                     # overtakes the wire's tail: an event of its own
-            return self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
-        p.wire_link = link
+        if l.wire_head >= 0:
+            tail = &self.pkts[l.wire_tail]
+            if arrival < tail.wire_arrival or (arrival == tail.wire_arrival and born < tail.wire_born):
+                p.wire_link = -1                 # overtakes the wire's tail: an event of its own
+                return self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
+        p.wire_link = chain
         p.wire_next = -1
         p.wire_arrival = arrival
         p.wire_seq = seq
