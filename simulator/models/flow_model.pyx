@@ -454,7 +454,7 @@ cdef class FlowModel:
             row[k + 3] = rcv.unique
             # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample, and
             # the in-order edge (what the receiving application has got, as ns-3's PacketSink counts)
-            row2[j], row2[j + 1] = self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i]
+            row2[j], row2[j + 1] = self.data_drops[i] + self.net.pushed_out[i], self.sent_count[i]
             row2[j + 2], row2[j + 3], row2[j + 4], row2[j + 5] = (self.delay_sum[i], self.delay_cnt[i],
                                                                   self.delay_max[i], rcv.rcv_nxt)
             self.delay_max[i] = 0.0
