@@ -2,17 +2,6 @@ from simulator.tcp.cc.base cimport AckSample, CongestionControl, TcpState
 from simulator.tcp.rto cimport RtoEstimator
 
 
-cdef struct Slot:
-    # a packet's scoreboard entry: what sending and acknowledging it touch, together (one cache line at
-    # most, however many flows' scoreboards there are)
-    double sent_time
-    long long delivered                   # rate sampler state when the packet was (re)sent ...
-    double delivered_time
-    double first_sent
-    unsigned char flags                   # SACKED, LOST, RETX
-    unsigned char app_limited             # ... and whether the sender was app-limited then
-
-
 cdef class SackSender:
     """TCP sender with a SACK scoreboard: RFC 6675 loss recovery with proportional rate reduction
     (RFC 6937), RFC 6298 timer, timestamp RTT, delivery-rate samples, optional pacing.  Bulk (an
@@ -23,7 +12,12 @@ cdef class SackSender:
     cdef public RtoEstimator rto
     cdef AckSample rs
     cdef long long cap, mask, max_cap
-    cdef Slot* sb                         # the scoreboard: per sequence (mod cap), one slot (Slot)
+    cdef unsigned char* flags             # per sequence (mod cap): SACKED, LOST, RETX
+    cdef double* sent_time
+    cdef long long* tx_delivered          # rate sampler state when the packet was (re)sent
+    cdef double* tx_delivered_time
+    cdef double* tx_first_sent
+    cdef unsigned char* tx_app_limited    # the sender was app-limited when the packet was (re)sent
     cdef readonly long long sacked_out, lost_out, retrans_out
     cdef long long highest_sacked, loss_scan, retx_scan
     # retransmissions in the order sent, to detect a lost retransmission RACK-style

@@ -65,7 +65,12 @@ cdef class SackSender:
         while self.cap < min(self.max_cap, max(initial_entries, 1)):
             self.cap <<= 1
         self.mask = self.cap - 1
-        self.sb = <Slot*>calloc(self.cap, sizeof(Slot))
+        self.flags = <unsigned char*>calloc(self.cap, 1)
+        self.sent_time = <double*>malloc(self.cap * sizeof(double))
+        self.tx_delivered = <long long*>malloc(self.cap * sizeof(long long))
+        self.tx_delivered_time = <double*>malloc(self.cap * sizeof(double))
+        self.tx_first_sent = <double*>malloc(self.cap * sizeof(double))
+        self.tx_app_limited = <unsigned char*>calloc(self.cap, 1)
         self.rq_seq = <long long*>malloc(self.cap * sizeof(long long))
         self.rq_time = <double*>malloc(self.cap * sizeof(double))
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
@@ -73,7 +78,9 @@ cdef class SackSender:
         self.ssthresh_pipe_after_ack = False
         self.cwr_event_after_loss = True
         self.retx_below_sack = False
-        if self.rq_seq == NULL or self.rq_time == NULL or self.sb == NULL:
+        if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
+                or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
+                or self.tx_app_limited == NULL):
             raise MemoryError()
         self.cc = cc
         self.rto = rto
@@ -87,7 +94,12 @@ cdef class SackSender:
         self.min_cwnd = self.s.cwnd
 
     def __dealloc__(self):
-        free(self.sb)
+        free(self.flags)
+        free(self.sent_time)
+        free(self.tx_delivered)
+        free(self.tx_delivered_time)
+        free(self.tx_first_sent)
+        free(self.tx_app_limited)
         free(self.rq_seq)
         free(self.rq_time)
 
@@ -95,20 +107,35 @@ cdef class SackSender:
         """Double the scoreboard: the packets in [snd_una, snd_max) move to their places under the
         new mask; the retransmission queue is copied in order from index 0."""
         cdef long long new_cap = 2 * self.cap, new_mask = new_cap - 1, seq, k, i, j
-        cdef Slot* sb = <Slot*>calloc(new_cap, sizeof(Slot))
+        cdef unsigned char* flags = <unsigned char*>calloc(new_cap, 1)
+        cdef double* sent_time = <double*>malloc(new_cap * sizeof(double))
+        cdef long long* tx_delivered = <long long*>malloc(new_cap * sizeof(long long))
+        cdef double* tx_delivered_time = <double*>malloc(new_cap * sizeof(double))
+        cdef double* tx_first_sent = <double*>malloc(new_cap * sizeof(double))
+        cdef unsigned char* tx_app_limited = <unsigned char*>calloc(new_cap, 1)
         cdef long long* rq_seq = <long long*>malloc(new_cap * sizeof(long long))
         cdef double* rq_time = <double*>malloc(new_cap * sizeof(double))
-        if sb == NULL or rq_seq == NULL or rq_time == NULL:
+        if (flags == NULL or sent_time == NULL or tx_delivered == NULL or tx_delivered_time == NULL
+                or tx_first_sent == NULL or tx_app_limited == NULL or rq_seq == NULL or rq_time == NULL):
             raise MemoryError()
         for seq in range(self.s.snd_una, self.s.snd_max):
-            sb[seq & new_mask] = self.sb[seq & self.mask]
+            i, j = seq & self.mask, seq & new_mask
+            flags[j] = self.flags[i]
+            sent_time[j] = self.sent_time[i]
+            tx_delivered[j] = self.tx_delivered[i]
+            tx_delivered_time[j] = self.tx_delivered_time[i]
+            tx_first_sent[j] = self.tx_first_sent[i]
+            tx_app_limited[j] = self.tx_app_limited[i]
         for k in range(self.rq_count):
             i = (self.rq_head + k) & self.mask
             rq_seq[k] = self.rq_seq[i]
             rq_time[k] = self.rq_time[i]
         self.rq_head = 0
-        free(self.sb); free(self.rq_seq); free(self.rq_time)
-        self.sb, self.rq_seq, self.rq_time = sb, rq_seq, rq_time
+        free(self.flags); free(self.sent_time); free(self.tx_delivered); free(self.tx_delivered_time)
+        free(self.tx_first_sent); free(self.tx_app_limited); free(self.rq_seq); free(self.rq_time)
+        self.flags, self.sent_time, self.tx_delivered = flags, sent_time, tx_delivered
+        self.tx_delivered_time, self.tx_first_sent, self.tx_app_limited = tx_delivered_time, tx_first_sent, tx_app_limited
+        self.rq_seq, self.rq_time = rq_seq, rq_time
         self.cap, self.mask = new_cap, new_mask
         return 0
 
@@ -156,7 +183,7 @@ cdef class SackSender:
                         and self.retx_scan >= self.highest_sacked and self.new_data_allowed()):
                     break                   # NextSeg rule (2): new data before a hole above the highest SACK
                 i = self.retx_scan & self.mask
-                if (self.sb[i].flags & (LOST | RETX | SACKED)) == LOST:
+                if (self.flags[i] & (LOST | RETX | SACKED)) == LOST:
                     seq = self.retx_scan
                     retx = True
                     self.retx_scan += 1
@@ -172,7 +199,7 @@ cdef class SackSender:
             s.snd_nxt = s.snd_max
         i = seq & self.mask
         if retx:
-            self.sb[i].flags |= RETX
+            self.flags[i] |= RETX
             self.retrans_out += 1
             self.retransmitted += 1
             if self.rack and self.rq_count == self.cap and self.cap < self.max_cap:
@@ -182,12 +209,12 @@ cdef class SackSender:
                 self.rq_time[(self.rq_head + self.rq_count) & self.mask] = now
                 self.rq_count += 1
         else:
-            self.sb[i].flags = 0
-        self.sb[i].sent_time = now
-        self.sb[i].delivered = s.delivered
-        self.sb[i].delivered_time = self.delivered_time
-        self.sb[i].first_sent = self.first_sent_time
-        self.sb[i].app_limited = self.app_limited_until != 0
+            self.flags[i] = 0
+        self.sent_time[i] = now
+        self.tx_delivered[i] = s.delivered
+        self.tx_delivered_time[i] = self.delivered_time
+        self.tx_first_sent[i] = self.first_sent_time
+        self.tx_app_limited[i] = self.app_limited_until != 0
         self.sent += 1
         if s.ca_state == CA_RECOVERY:
             self.prr_out += 1
@@ -204,13 +231,13 @@ cdef class SackSender:
         cdef long long i = seq & self.mask
         self.s.delivered += 1
         self.rs.delivered += 1
-        if self.sb[i].sent_time >= newest_sent[0]:          # the most recently sent so far
-            newest_sent[0] = self.sb[i].sent_time
-            newest_sent[1] = self.sb[i].sent_time - self.sb[i].first_sent   # send elapsed
-            newest_sent[2] = self.sb[i].delivered_time                    # prior delivered time
-            self.rs.prior_delivered = self.sb[i].delivered
-            self.rs.is_app_limited = self.sb[i].app_limited
-            self.first_sent_time = self.sb[i].sent_time
+        if self.sent_time[i] >= newest_sent[0]:          # the most recently sent so far
+            newest_sent[0] = self.sent_time[i]
+            newest_sent[1] = self.sent_time[i] - self.tx_first_sent[i]   # send elapsed
+            newest_sent[2] = self.tx_delivered_time[i]                    # prior delivered time
+            self.rs.prior_delivered = self.tx_delivered[i]
+            self.rs.is_app_limited = self.tx_app_limited[i]
+            self.first_sent_time = self.sent_time[i]
 
     cdef void _mark_losses(self) noexcept:
         """RFC 6675 IsLost as a forward (FACK-style) scan: a hole DupThresh packets below the
@@ -221,8 +248,8 @@ cdef class SackSender:
             self.loss_scan = self.s.snd_una
         while self.loss_scan < limit:
             i = self.loss_scan & self.mask
-            if not (self.sb[i].flags & (SACKED | LOST)):
-                self.sb[i].flags |= LOST
+            if not (self.flags[i] & (SACKED | LOST)):
+                self.flags[i] |= LOST
                 self.lost_out += 1
                 self.s.lost += 1
                 self.rs.losses += 1
@@ -235,9 +262,9 @@ cdef class SackSender:
         while self.rq_count > 0 and self.rq_time[self.rq_head] + reo < newest_delivered_sent:
             seq = self.rq_seq[self.rq_head]
             i = seq & self.mask
-            if (seq >= self.s.snd_una and self.sb[i].sent_time == self.rq_time[self.rq_head]
-                    and (self.sb[i].flags & (RETX | SACKED)) == RETX):
-                self.sb[i].flags &= ~RETX              # still LOST: eligible to be sent again
+            if (seq >= self.s.snd_una and self.sent_time[i] == self.rq_time[self.rq_head]
+                    and (self.flags[i] & (RETX | SACKED)) == RETX):
+                self.flags[i] &= ~RETX              # still LOST: eligible to be sent again
                 self.retrans_out -= 1
                 self.rs.losses += 1
                 if seq < self.retx_scan:
@@ -265,9 +292,9 @@ cdef class SackSender:
         # selective acknowledgement of one packet above the cumulative ACK
         if sack >= ack and sack >= s.snd_una and sack < s.snd_max:
             i = sack & self.mask
-            f = self.sb[i].flags
+            f = self.flags[i]
             if not (f & SACKED):
-                self.sb[i].flags = SACKED
+                self.flags[i] = SACKED
                 self.sacked_out += 1
                 if f & LOST:
                     self.lost_out -= 1
@@ -283,7 +310,7 @@ cdef class SackSender:
             seq = s.snd_una
             while seq < ack:
                 i = seq & self.mask
-                f = self.sb[i].flags
+                f = self.flags[i]
                 if f & SACKED:
                     self.sacked_out -= 1
                 else:
@@ -292,7 +319,7 @@ cdef class SackSender:
                     self._deliver(seq, now, newest)
                 if f & RETX and not (f & SACKED):
                     self.retrans_out -= 1
-                self.sb[i].flags = 0
+                self.flags[i] = 0
                 seq += 1
             acked = ack - s.snd_una
             s.snd_una = ack
@@ -424,10 +451,10 @@ cdef class SackSender:
         seq = s.snd_una
         while seq < s.snd_max:
             i = seq & self.mask
-            if not (self.sb[i].flags & SACKED):
-                if not (self.sb[i].flags & LOST):
+            if not (self.flags[i] & SACKED):
+                if not (self.flags[i] & LOST):
                     s.lost += 1
-                self.sb[i].flags = LOST
+                self.flags[i] = LOST
             seq += 1
         self.lost_out = (s.snd_max - s.snd_una) - self.sacked_out
         self.retx_scan = s.snd_una
