@@ -50,8 +50,7 @@ cdef class FlowModel:
         c = config
         c.check(len(controllers))
         tcp = c.tcp or {}
-        self.key = key
-        self.n = len(controllers)
+        self.key, self.n = key, len(controllers)
         self.udp = list(c.udp or [])
         self.probes = list(c.probes or [])
         self.duration = c.duration
@@ -98,8 +97,7 @@ cdef class FlowModel:
         # a row per sample, allocated once (8 bytes a value; rows stacked at the end would be held twice)
         rows = int(self.duration / self.sample_interval) + 2
         self.samples, self.samples2 = np.empty((rows, 2 + 4 * self.n)), np.empty((rows, 6 * self.n))
-        self.n_rows = 0
-        self.event_every = 8
+        self.n_rows, self.event_every = 0, 8
         self.event_from = c.event_from
         self.ev_rtt = LogHistogram()
         self.ev_inflight = IntHistogram()
@@ -317,6 +315,8 @@ cdef class FlowModel:
         cdef int r, flow
         cdef SackSender snd
         cdef SackReceiver rcv
+        self.net.monitored = self.bottleneck_fwd         # the smallest packet, and the sampled link: for Network.plan
+        self.net.size_floor = min([self.data_size, self.ack_size] + [x["size"] for x in self.udp + self.probes])
         if PLAN_LINKS and self.plan_links:
             self.net.plan(self.timed_links(), PLAN_LINKS != "lazy")
         for i in range(self.n):

@@ -30,6 +30,9 @@ cdef struct Link:
     # when it arrives: no event for the end of its serialisation ("lazy")
     bint lazy
     bint eager          # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
+    bint merge          # lazy, fed by several alike first links (Links.plan): takes at once a packet that nothing
+                        # sent later can overtake (Network._depart), else by an arrival event
+    long pending        # merge: packets on their way to it by an arrival event
     double last_start   # when the last packet it accepted starts serialising ...
     double last_done    # ... and finishes
     Waiting* lz         # the accepted packets that still wait, in order (a ring)
@@ -54,5 +57,7 @@ cdef class Links:
     cdef int* medium_next           # per link: next member of its medium (a circle)
     cdef unsigned char* medium_busy # per medium
     cdef int n_media
+    cdef public int size_floor      # no packet is smaller (bytes; the model says so before plan): 0, unknown
+    cdef public int monitored       # the link whose queue the model samples (never a merge link), or -1
 
     cpdef long queue_length(self, int link, double now=*)

@@ -21,6 +21,7 @@ cdef class Links:
             raise MemoryError()
         self.loss_models, self.jitters, self.queues = [], [], []
         self.impaired = NULL
+        self.monitored = -1
         self.medium_of = NULL
         self.medium_next = NULL
         self.medium_busy = NULL
@@ -72,6 +73,8 @@ cdef class Links:
         l.chain = self.n_links
         l.lazy = False
         l.eager = False
+        l.merge = False
+        l.pending = 0
         l.last_start = -INFINITY
         l.last_done = -INFINITY
         l.lz = NULL
@@ -186,7 +189,7 @@ cdef class Links:
             if l.busy or l.count or l.wire_head >= 0:
                 raise ValueError(f"link {k}: plan the network before packets use it")
             l.lazy = not (self.impaired[k] & (2 | 4 | 8)) and k not in timed
-            l.eager = False
+            l.eager = l.merge = False
             if eager and l.lazy and len(feeders[k]) == 1:
                 prev = next(iter(feeders[k]))
                 # the one link before it delivers in send order: no jitter, and its delay stays fixed
@@ -197,6 +200,11 @@ cdef class Links:
                 if l.lz == NULL:
                     raise MemoryError()
         for k in range(self.n_links):
+            l = &self.links[k]
+            # a merge link takes packets ahead of their arrival, so its queue is known only as of its last
+            # arrival: not the sampled one
+            if eager and l.lazy and not l.eager and self.size_floor > 0 and len(feeders[k]) > 1 and k != self.monitored:
+                l.merge = self._alike_first_links(feeders[k], feeders, timed)
             # an eager link's packets propagate on the wire list of the link that feeds it (of the first
             # non-eager link up the chain): a lazy bottleneck fed by many links hands its packets to one
             # eager access link per flow, which leave those in the bottleneck's order, so one list (one
@@ -207,9 +215,19 @@ cdef class Links:
                 link, i = next(iter(feeders[link])), i + 1
             self.links[k].chain = link
 
+    def _alike_first_links(self, links, feeders, timed):
+        """Whether `links` are all lazy links only hosts send onto (packets enter them at the time of the event
+        sending them), with one rate and one delay, no random loss, none timed: then a packet of the smallest
+        size (size_floor) sent onto an idle one reaches their next link no later, in the order of events, than
+        any packet sent onto any of them later (Network._depart)."""
+        if any(f < 0 or feeders[f] != {-1} or f in timed or self.impaired[f] or not self.links[f].lazy for f in links):
+            return False
+        return len({(self.links[f].rate_bps, self.links[f].delay) for f in links}) == 1
+
     def link_modes(self):
         """Per link: 'events' (two per packet), 'lazy' or 'eager' (see plan)."""
-        return ["eager" if self.links[k].eager else "lazy" if self.links[k].lazy else "events"
+        return ["eager" if self.links[k].eager else "merge" if self.links[k].merge else "lazy" if self.links[k].lazy
+                else "events"
                 for k in range(self.n_links)]
 
     def set_rate(self, int link, double rate_bps):
