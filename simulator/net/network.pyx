@@ -30,7 +30,7 @@ flow's access link) is a "merge" link, once the model has said which size no pac
 one of those links reaches it no sooner than anything sent later (which starts no sooner, takes no less time
 and as long a wire; a tie goes by when scheduled, the earlier), so when no packet is on its way to it by an
 arrival event the merge link takes it at once, as an eager link would, in the order its arrival events would
-have given (the dumbbell's ACKs; its data packets too where the handshake's smaller SYNs cannot follow).
+have given (a dumbbell's reverse bottleneck, for its ACKs; not the forward one, whose queue is sampled).
 Without `plan` every link takes two events per packet (the unit tests of that path).
 
 Propagation: packets leave a wire in the order they entered it (a constant delay), so each link
