@@ -46,3 +46,17 @@ def test_simultaneous_events_go_in_the_order_they_were_or_would_have_been_schedu
     q.schedule_as_of(10.0, 3.0, kind=3)             # ... at 3
     q.schedule(10.0, kind=4)                        # scheduled at 5, after kind 1
     assert [q.next()[2] for _ in range(4)] == [3, 1, 4, 2]
+
+
+def test_the_timer_heap_changes_no_order():
+    """Events split between the main heap and the timer heap pop as if all were in one heap."""
+    rng = random.Random(7)
+    plan = [(rng.choice([0.5, 1.0, 1.5, rng.uniform(0, 2)]), rng.random() < 0.5) for _ in range(500)]
+    one, two = EventQueue(4), EventQueue(4)
+    for i, (t, timer) in enumerate(plan):
+        one.schedule(t, 0, i)
+        (two.schedule_timer if timer else two.schedule)(t, 0, i)
+    assert len(two) == len(plan)
+    assert [two.next() for _ in plan] == [one.next() for _ in plan]
+    with pytest.raises(IndexError):
+        two.next()

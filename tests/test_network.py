@@ -193,3 +193,21 @@ def test_a_planned_network_delivers_and_drops_at_the_same_times_with_fewer_event
     assert drops_planned == drops_stepped == 3 * 2         # 1 serialising + 3 waiting of each 6
     assert [w for w, _ in planned].count("dropped") == 6
     assert n_planned < n_stepped / 3
+
+
+def test_a_link_fed_by_alike_first_links_merges_once_the_smallest_packet_is_known():
+    """A lazy link fed by several first links of one rate and one delay takes at once, with no arrival event,
+    a packet of the smallest size sent onto an idle one (Network._depart): only once the model has said what
+    the smallest size is (size_floor), never on the sampled link, not when the first links differ."""
+    def modes(size_floor, monitored=-1, second_delay=0.001):
+        net = Network(EventQueue(), DONE, ARRIVE, 2)
+        a, b, shared = net.add_link(1e9, 0.001, 100), net.add_link(1e9, second_delay, 100), net.add_link(1e8, 0.01, 100)
+        net.set_route(0, 0, [a, shared])
+        net.set_route(1, 0, [b, shared])
+        net.size_floor, net.monitored = size_floor, monitored
+        net.plan()
+        return net.link_modes()[shared]
+    assert modes(0) == "lazy"
+    assert modes(64) == "merge"
+    assert modes(64, monitored=2) == "lazy"
+    assert modes(64, second_delay=0.002) == "lazy"

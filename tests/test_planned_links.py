@@ -18,6 +18,11 @@ CASES = {
     # one flow: the bottleneck too is fed by one link and takes no events of its own
     "dumbbell-cubic-one-flow": dict(model="dumbbell", algorithm="cubic", flows=1, duration=4, warmup=1,
                                     bottleneck_mbps=100, buffer_pkts=86),
+    # many flows: the bottleneck's packets go on one wire list for all its eager access links (Links.plan),
+    # some of them longer (their ACKs' wire lists get overtaken)
+    "dumbbell-cubic-many-flows": dict(model="dumbbell", algorithm="cubic", flows=40, duration=3, warmup=1,
+                                      bottleneck_mbps=100, buffer_pkts=60, start_interval=0.0,
+                                      flow_extra_delay_ms=[0.0, 0.0, 1.0, 2.5] * 10),
     # random loss and jitter on the bottleneck, a changing rate
     "dumbbell-newreno-impaired": dict(model="dumbbell", algorithm="newreno", flows=3, duration=4, warmup=1,
                                       bottleneck_mbps=20, buffer_pkts=30, loss_fwd_pct=0.5, jitter_ms=1.0,

@@ -50,8 +50,7 @@ cdef class FlowModel:
         c = config
         c.check(len(controllers))
         tcp = c.tcp or {}
-        self.key = key
-        self.n = len(controllers)
+        self.key, self.n = key, len(controllers)
         self.udp = list(c.udp or [])
         self.probes = list(c.probes or [])
         self.duration = c.duration
@@ -98,8 +97,7 @@ cdef class FlowModel:
         # a row per sample, allocated once (8 bytes a value; rows stacked at the end would be held twice)
         rows = int(self.duration / self.sample_interval) + 2
         self.samples, self.samples2 = np.empty((rows, 2 + 4 * self.n)), np.empty((rows, 6 * self.n))
-        self.n_rows = 0
-        self.event_every = 8
+        self.n_rows, self.event_every = 0, 8
         self.event_from = c.event_from
         self.ev_rtt = LogHistogram()
         self.ev_inflight = IntHistogram()
@@ -127,7 +125,7 @@ cdef class FlowModel:
                 seq = snd.next_to_send(now)
         if snd.rto_deadline < self.rto_scheduled[flow]:
             self.rto_scheduled[flow] = snd.rto_deadline
-            self.events.push(snd.rto_deadline, EV_RTO, flow)
+            self.events.push_timer(snd.rto_deadline, EV_RTO, flow)
 
     cdef void send_loop(self, int flow, double now) except *:
         if self.classic[flow]:
@@ -142,10 +140,10 @@ cdef class FlowModel:
                 and snd.in_flight() < <long long>snd.s.cwnd \
                 and snd.next_send_time < self.pace_scheduled[flow]:
             self.pace_scheduled[flow] = snd.next_send_time
-            self.events.push(snd.next_send_time, EV_PACE, flow)
+            self.events.push_timer(snd.next_send_time, EV_PACE, flow)
         if snd.rto_deadline < self.rto_scheduled[flow]:
             self.rto_scheduled[flow] = snd.rto_deadline
-            self.events.push(snd.rto_deadline, EV_RTO, flow)
+            self.events.push_timer(snd.rto_deadline, EV_RTO, flow)
 
     cdef void start_flow(self, int flow, double now) except *:
         if self.syn_timeout > 0:
@@ -160,7 +158,7 @@ cdef class FlowModel:
         self.syn_wait[flow] = 1
         self.syn_deadline[flow] = now + self.syn_timeout * (1 << min(self.syn_tries[flow], 6))
         self.syn_tries[flow] += 1
-        self.events.push(self.syn_deadline[flow], EV_SYN, flow)
+        self.events.push_timer(self.syn_deadline[flow], EV_SYN, flow)
         if not self.net.send(pid, now):
             self.net.free_packet(pid)
 
@@ -218,7 +216,7 @@ cdef class FlowModel:
                 self.send_ack(flow, rcv, now)
             elif rcv.delack_deadline < self.delack_scheduled[flow]:
                 self.delack_scheduled[flow] = rcv.delack_deadline
-                self.events.push(rcv.delack_deadline, EV_DELACK, flow)
+                self.events.push_timer(rcv.delack_deadline, EV_DELACK, flow)
             self.net.free_packet(pid)
         elif self.classic[flow]:
             csnd = <TcpSender>self.senders[flow]
@@ -317,20 +315,22 @@ cdef class FlowModel:
         cdef int r, flow
         cdef SackSender snd
         cdef SackReceiver rcv
+        self.net.monitored = self.bottleneck_fwd         # the smallest packet, and the sampled link: for Network.plan
+        self.net.size_floor = min([self.data_size, self.ack_size] + [x["size"] for x in self.udp + self.probes])
         if PLAN_LINKS and self.plan_links:
             self.net.plan(self.timed_links(), PLAN_LINKS != "lazy")
         for i in range(self.n):
-            self.events.push(self.start_times[i], EV_START, i)
+            self.events.push_timer(self.start_times[i], EV_START, i)
             if self.stop_times[i] < self.duration:
-                self.events.push(self.stop_times[i], EV_STOP, i)
+                self.events.push_timer(self.stop_times[i], EV_STOP, i)
         for j, src in enumerate(self.udp):
             self.events.push(src.get("start", 0.0), EV_UDP, j)
         for j, pr in enumerate(self.probes):
             self.events.push(pr.get("start", 0.0), EV_PROBE, j)
         for j, change in enumerate(self.schedule):
-            self.events.push(change[0], EV_SCHED, j)
-        self.events.push(0.0, EV_SAMPLE, 0)
-        self.events.push(self.duration, EV_END, 0)
+            self.events.push_timer(change[0], EV_SCHED, j)
+        self.events.push_timer(0.0, EV_SAMPLE, 0)
+        self.events.push_timer(self.duration, EV_END, 0)
         while not self.events.empty():
             ev = self.events.pop()
             if ev.time < now:
@@ -371,7 +371,7 @@ cdef class FlowModel:
                     self.send_ack(flow, rcv, now)
                 elif rcv.delack_deadline < INFINITY:
                     self.delack_scheduled[flow] = rcv.delack_deadline
-                    self.events.push(rcv.delack_deadline, EV_DELACK, flow)
+                    self.events.push_timer(rcv.delack_deadline, EV_DELACK, flow)
             elif ev.kind == EV_PACE:
                 flow = <int>ev.data
                 if now != self.pace_scheduled[flow]:
@@ -394,7 +394,7 @@ cdef class FlowModel:
                 self.stopped[ev.data] = 1               # the application stops writing (FTP stop)
             elif ev.kind == EV_SAMPLE:
                 self.sample(now)
-                self.events.push(now + self.sample_interval, EV_SAMPLE, 0)
+                self.events.push_timer(now + self.sample_interval, EV_SAMPLE, 0)
             else:
                 break
         return self.summary(now)
@@ -454,7 +454,7 @@ cdef class FlowModel:
             row[k + 3] = rcv.unique
             # cumulative drops and transmissions, one-way delay sum/count, worst delay since last sample, and
             # the in-order edge (what the receiving application has got, as ns-3's PacketSink counts)
-            row2[j], row2[j + 1] = self.data_drops[i] + self.net.pushed_out_drops(i), self.sent_count[i]
+            row2[j], row2[j + 1] = self.data_drops[i] + self.net.pushed_out[i], self.sent_count[i]
             row2[j + 2], row2[j + 3], row2[j + 4], row2[j + 5] = (self.delay_sum[i], self.delay_cnt[i],
                                                                   self.delay_max[i], rcv.rcv_nxt)
             self.delay_max[i] = 0.0

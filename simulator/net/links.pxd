@@ -11,28 +11,40 @@ cdef struct Waiting:
 
 
 cdef struct Link:
+    # laid out for many flows (a link per flow, direction and side, each touched about once per packet): what a
+    # lazy link reads and writes per packet in the first 64 bytes, the rest of its per-packet state in the next
+    # 64, the waiting room of a link with events after that; Links allocates them 64-byte aligned
     double rate_bps
     double delay
-    long limit          # packets that may wait (the one being serialised not counted)
-    int* ring           # waiting packet ids
-    long ring_cap       # its allocated size (grows up to limit)
-    long head, count
-    bint busy
-    int in_tx           # packet being serialised
-    long long drops, sent_pkts
-    double sent_bytes
-    long max_queue
-    # packets propagating on the wire in arrival order: only the head has an event queued, so
-    # the event heap holds O(links + timers) entries, not O(packets in flight)
-    int wire_head, wire_tail
     # a FIFO DropTail link whose rate and delay stay fixed (Network.plan) computes each packet's departure
     # when it arrives: no event for the end of its serialisation ("lazy")
-    bint lazy
-    bint eager          # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
     double last_start   # when the last packet it accepted starts serialising ...
     double last_done    # ... and finishes
     Waiting* lz         # the accepted packets that still wait, in order (a ring)
-    long lz_head, lz_count, lz_cap
+    long lz_head, lz_count
+    long long sent_pkts
+    # -- 64 bytes
+    double sent_bytes
+    long limit          # packets that may wait (the one being serialised not counted)
+    long long drops
+    long max_queue
+    long lz_cap
+    long pending        # merge: packets on their way to it by an arrival event
+    # packets propagating on the wire in arrival order: only the head has an event queued, so
+    # the event heap holds O(links + timers) entries, not O(packets in flight)
+    int wire_head, wire_tail
+    int chain           # the link whose wire list carries this link's propagating packets (itself, or see plan)
+    unsigned char lazy
+    unsigned char eager # lazy, fed in order by one link only: taken at once when that link sends (no arrival event)
+    unsigned char merge # lazy, fed by several alike first links (Links.plan): takes at once a packet that nothing
+                        # sent later can overtake (Network._depart), else by an arrival event
+    # -- 64 bytes
+    int* ring           # waiting packet ids
+    long ring_cap       # its allocated size (grows up to limit)
+    long head, count
+    int in_tx           # packet being serialised
+    unsigned char busy
+    char pad[27]        # to 192 bytes: each link starts a cache line
 
 
 cdef class Links:
@@ -53,5 +65,7 @@ cdef class Links:
     cdef int* medium_next           # per link: next member of its medium (a circle)
     cdef unsigned char* medium_busy # per medium
     cdef int n_media
+    cdef public int size_floor      # no packet is smaller (bytes; the model says so before plan): 0, unknown
+    cdef public int monitored       # the link whose queue the model samples (never a merge link), or -1
 
     cpdef long queue_length(self, int link, double now=*)

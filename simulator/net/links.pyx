@@ -4,15 +4,33 @@ jitter, a queue discipline), shared media and the route table: what is set up be
 docstring).  Network, the subclass, moves the packets."""
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from simulator.net.impairments cimport Jitter, LossModel
 from simulator.net.queue_disc cimport PacketQueue
 
 
+cdef extern from "stdlib.h":
+    int posix_memalign(void** ptr, size_t alignment, size_t size)
+
+
+cdef Link* _aligned_links(Link* old, int n, int cap) except NULL:
+    """Room for cap links, 64-byte aligned (a link's per-packet state in whole cache lines), the first n copied."""
+    cdef void* p = NULL
+    if sizeof(Link) % 64:
+        raise RuntimeError(f"a Link takes {sizeof(Link)} bytes, not a whole number of cache lines (links.pxd)")
+    if posix_memalign(&p, 64, cap * sizeof(Link)):
+        raise MemoryError()
+    if old != NULL:
+        memcpy(p, old, n * sizeof(Link))
+        free(old)
+    return <Link*>p
+
+
 cdef class Links:
     def __cinit__(self, *args, **kwargs):
         self.links_cap = 16
-        self.links = <Link*>malloc(self.links_cap * sizeof(Link))
+        self.links = _aligned_links(NULL, 0, self.links_cap)
         self.routes_cap, self.route_links_cap = 64, 256      # doubled as routes are added (add_route)
         self.route_links = <int*>malloc(self.route_links_cap * sizeof(int))
         self.route_start = <int*>malloc(self.routes_cap * sizeof(int))
@@ -21,6 +39,7 @@ cdef class Links:
             raise MemoryError()
         self.loss_models, self.jitters, self.queues = [], [], []
         self.impaired = NULL
+        self.monitored = -1
         self.medium_of = NULL
         self.medium_next = NULL
         self.medium_busy = NULL
@@ -46,9 +65,7 @@ cdef class Links:
                              f"(got {rate_bps}, {delay}, {limit})")
         if self.n_links == self.links_cap:
             self.links_cap *= 2
-            self.links = <Link*>realloc(self.links, self.links_cap * sizeof(Link))
-            if self.links == NULL:
-                raise MemoryError()
+            self.links = _aligned_links(self.links, self.n_links, self.links_cap)
         cdef Link* l = &self.links[self.n_links]
         l.rate_bps = rate_bps
         l.delay = delay
@@ -69,8 +86,11 @@ cdef class Links:
         l.max_queue = 0
         l.wire_head = -1
         l.wire_tail = -1
+        l.chain = self.n_links
         l.lazy = False
         l.eager = False
+        l.merge = False
+        l.pending = 0
         l.last_start = -INFINITY
         l.last_done = -INFINITY
         l.lz = NULL
@@ -185,7 +205,7 @@ cdef class Links:
             if l.busy or l.count or l.wire_head >= 0:
                 raise ValueError(f"link {k}: plan the network before packets use it")
             l.lazy = not (self.impaired[k] & (2 | 4 | 8)) and k not in timed
-            l.eager = False
+            l.eager = l.merge = False
             if eager and l.lazy and len(feeders[k]) == 1:
                 prev = next(iter(feeders[k]))
                 # the one link before it delivers in send order: no jitter, and its delay stays fixed
@@ -195,10 +215,35 @@ cdef class Links:
                 l.lz = <Waiting*>malloc(l.lz_cap * sizeof(Waiting))
                 if l.lz == NULL:
                     raise MemoryError()
+        for k in range(self.n_links):
+            l = &self.links[k]
+            # a merge link takes packets ahead of their arrival, so its queue is known only as of its last
+            # arrival: not the sampled one
+            if eager and l.lazy and not l.eager and self.size_floor > 0 and len(feeders[k]) > 1 and k != self.monitored:
+                l.merge = self._alike_first_links(feeders[k], feeders, timed)
+            # an eager link's packets propagate on the wire list of the link that feeds it (of the first
+            # non-eager link up the chain): a lazy bottleneck fed by many links hands its packets to one
+            # eager access link per flow, which leave those in the bottleneck's order, so one list (one
+            # event in the heap) carries them all; a packet that would overtake the list's tail gets its
+            # own event (Network._propagate), so the order of events is the same whatever list holds them
+            link, i = k, 0
+            while self.links[link].eager and i < self.n_links:
+                link, i = next(iter(feeders[link])), i + 1
+            self.links[k].chain = link
+
+    def _alike_first_links(self, links, feeders, timed):
+        """Whether `links` are all lazy links only hosts send onto (packets enter them at the time of the event
+        sending them), with one rate and one delay, no random loss, none timed: then a packet of the smallest
+        size (size_floor) sent onto an idle one reaches their next link no later, in the order of events, than
+        any packet sent onto any of them later (Network._depart)."""
+        if any(f < 0 or feeders[f] != {-1} or f in timed or self.impaired[f] or not self.links[f].lazy for f in links):
+            return False
+        return len({(self.links[f].rate_bps, self.links[f].delay) for f in links}) == 1
 
     def link_modes(self):
         """Per link: 'events' (two per packet), 'lazy' or 'eager' (see plan)."""
-        return ["eager" if self.links[k].eager else "lazy" if self.links[k].lazy else "events"
+        return ["eager" if self.links[k].eager else "merge" if self.links[k].merge else "lazy" if self.links[k].lazy
+                else "events"
                 for k in range(self.n_links)]
 
     def set_rate(self, int link, double rate_bps):

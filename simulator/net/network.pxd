@@ -51,6 +51,7 @@ cdef class Network(Links):
     cdef int _propagate(self, int link, int pid, double arrival, double born) except -1
     cdef int _depart(self, int link, int pid, double done) except -1
     cdef int _lazy_hop(self, int link, int pid, double arrival, double born) except -2
+    cdef bint _first_in(self, int link, int nxt, int size) noexcept
     cdef int _wait_lazily(self, Link* l, double arrival, double start) except -1
     cdef void _leave_wire(self, int pid) except *
     cdef int _enqueue(self, int link, int pid, double now) except -2

@@ -24,6 +24,13 @@ ones by when it would have been scheduled with an event per step (simulator/core
 link decides a tie between an arrival and the end of a serialisation the same way, so results are those of
 one event per step, except where that ties too (two packets leaving two links at the same instant having
 started there at the same instant: mirror-image flows of an NS-2 mesh), where the order may differ.
+A lazy link fed by several first links of one rate and one delay (a dumbbell's bottleneck, fed by every
+flow's access link) is a "merge" link, once the model has said which size no packet is smaller than
+(`size_floor`) and unless it is the sampled one (`monitored`): a packet of that smallest size sent onto an idle
+one of those links reaches it no sooner than anything sent later (which starts no sooner, takes no less time
+and as long a wire; a tie goes by when scheduled, the earlier), so when no packet is on its way to it by an
+arrival event the merge link takes it at once, as an eager link would, in the order its arrival events would
+have given (a dumbbell's reverse bottleneck, for its ACKs; not the forward one, whose queue is sampled).
 Without `plan` every link takes two events per packet (the unit tests of that path).
 
 Propagation: packets leave a wire in the order they entered it (a constant delay), so each link
@@ -31,7 +38,9 @@ keeps its propagating packets in a list threaded through the packet pool and onl
 has an arrival event queued (as htsim's pipes do).  Each packet's event keeps the tie order it
 would have had if queued when it left the link (EventQueue.reserve), so events are processed in
 exactly the same order as with one event per packet.  A packet that would overtake the list's tail
-(jitter, or a delay cut mid-run) gets its own event instead.
+(jitter, or a delay cut mid-run) gets its own event instead.  An eager link's packets go on the list of the
+link feeding it (Links.plan): the eager access links behind a bottleneck fed by many flows share one list,
+so the heap holds one event for all the packets the bottleneck has queued, not one per flow.
 """
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
@@ -285,12 +294,22 @@ cdef class Network(Links):
         r = self.flow_route[2 * p.flow + p.kind]
         if p.hop + 1 < self.route_len[r]:
             nxt = self.route_links[self.route_start[r] + p.hop + 1]
-            if self.links[nxt].eager:
+            if self.links[nxt].eager or (self.links[nxt].merge and self._first_in(link, nxt, p.size)):
                 p.hop += 1
                 if self._lazy_hop(nxt, pid, arrival, done):
                     return 0
                 p.hop = -2                   # no room at nxt: reported when it would have arrived there
+            elif self.links[nxt].merge:
+                self.links[nxt].pending += 1
         return self._propagate(link, pid, arrival, done)
+
+    cdef bint _first_in(self, int link, int nxt, int size) noexcept:
+        """Whether merge link nxt may take at once a packet of `size` that link (one of its alike first links,
+        Links.plan) sends: it started there at once (the link was idle) and is of the smallest size, so whatever is
+        sent later reaches nxt no sooner, or as soon but scheduled no earlier (ties go by when scheduled), and no
+        packet is on its way to nxt by an event: nxt takes its packets in the order arrival events would give."""
+        return (size <= self.size_floor and self.links[nxt].pending == 0
+                and self.links[link].last_start == self.events.now)
 
     cdef int _lazy_hop(self, int link, int pid, double arrival, double born) except -2:
         """pid reaches lazy `link` at `arrival` (now, or ahead of time if it is eager), handed on by an event
@@ -336,14 +355,20 @@ cdef class Network(Links):
         return 0
 
     cdef int _propagate(self, int link, int pid, double arrival, double born) except -1:
-        """pid enters the wire of link at `born` (its departure), to reach its far end at `arrival`."""
-        cdef Link* l = &self.links[link]
+        """pid enters the wire of link at `born` (its departure), to reach its far end at `arrival`; it joins
+        the tail of the wire list of link's chain (Links.plan) unless it would come before that tail in the
+        event order (time, when scheduled), then it gets an event of its own."""
+        cdef int chain = self.links[link].chain
+        cdef Link* l = &self.links[chain]
         cdef Packet* p = &self.pkts[pid]
+        cdef Packet* tail
         cdef long long seq = self.events.reserve()
-        if l.wire_head >= 0 and arrival < self.pkts[l.wire_tail].wire_arrival:
-            p.wire_link = -1                     # overtakes the wire's tail: an event of its own
-            return self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
-        p.wire_link = link
+        if l.wire_head >= 0:
+            tail = &self.pkts[l.wire_tail]
+            if arrival < tail.wire_arrival or (arrival == tail.wire_arrival and born < tail.wire_born):
+                p.wire_link = -1                 # overtakes the wire's tail: an event of its own
+                return self.events.push_seq(arrival, self.ev_arrive, pid, seq, born)
+        p.wire_link = chain
         p.wire_next = -1
         p.wire_arrival = arrival
         p.wire_seq = seq
@@ -381,6 +406,8 @@ cdef class Network(Links):
         if p.hop >= self.route_len[r]:
             return 1
         cdef int link = self.route_links[self.route_start[r] + p.hop]
+        if self.links[link].merge:
+            self.links[link].pending -= 1
         if (self._lazy_hop(link, pid, now, self.events.now_born) if self.links[link].lazy
                 else self._enqueue(link, pid, now)):
             return -1
