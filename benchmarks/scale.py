@@ -66,23 +66,29 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
 
 
+def timed_run(module, name, run_params):
+    """simulator.run(run_params) with the model class `module.name` (the scenario builds it by that name)
+    timing its event loop alone: (its output, {"wall": s, "cpu": s})."""
+    import simulator
+    loop = {}
+
+    class Timed(getattr(module, name)):
+        def run(self):
+            t0, c0 = time.perf_counter(), time.process_time()
+            loop["out"] = super().run()
+            loop["wall"], loop["cpu"] = time.perf_counter() - t0, time.process_time() - c0
+            return loop["out"]
+
+    setattr(module, name, Timed)
+    simulator.run(run_params, 1)
+    return loop.pop("out"), loop
+
+
 def child(name, alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     """One run in this process: time FlowModel.run alone; print the run's record as JSON."""
     import simulator
     import simulator.models.flow_model as fm
-    loop = {}
-
-    class TimedFlowModel(fm.FlowModel):                      # the dumbbell builds it by this name
-        def run(self):
-            t0, c0 = time.perf_counter(), time.process_time()
-            out = super().run()
-            loop["wall"], loop["cpu"] = time.perf_counter() - t0, time.process_time() - c0
-            loop["out"] = out
-            return out
-
-    fm.FlowModel = TimedFlowModel
-    simulator.run(params(alg, mbps, sim_s, buffer_pkts, flows, sweep), 1)
-    out = loop.pop("out")
+    out, loop = timed_run(fm, "FlowModel", params(alg, mbps, sim_s, buffer_pkts, flows, sweep))
     rec = {"name": name, "algorithm": alg, "mbps": mbps, "sim_s": sim_s,
            "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
            "delivered_pkts": int(sum(f["delivered"] for f in out["flows"])),
@@ -108,19 +114,7 @@ def openloop_child(name, load, sim_s):
     """The open-loop run in this process, its loop timed alone, printed as JSON."""
     import simulator
     import simulator.models.openloop_model as om
-    loop = {}
-
-    class TimedOpenLoop(om.OpenLoopModel):                   # open_network.run builds it by this name
-        def run(self):
-            t0, c0 = time.perf_counter(), time.process_time()
-            out = super().run()
-            loop["wall"], loop["cpu"] = time.perf_counter() - t0, time.process_time() - c0
-            loop["out"] = out
-            return out
-
-    om.OpenLoopModel = TimedOpenLoop
-    simulator.run(openloop_params(load, sim_s), 1)
-    out = loop.pop("out")
+    out, loop = timed_run(om, "OpenLoopModel", openloop_params(load, sim_s))
     rec = {"name": name, "algorithm": "cubic", "mbps": SWEEP_MBPS, "sim_s": sim_s, "load": load,
            "loop_wall_s": loop["wall"], "loop_cpu_s": loop["cpu"],
            "delivered_pkts": int(out["done"][:, 1].sum() + out["running"][:, 3].sum()),

@@ -107,3 +107,18 @@ def test_size_distributions_have_the_means_they_declare():
     web = SizeDistribution("websearch")
     assert web.ppf(np.array([0.15, 0.53, 1.0])).tolist() == [10000, 80000, 30e6]
     assert 1.5e6 < web.mean_packets(1448) * 1448 < 1.9e6          # the DCTCP paper's ~1.6 MB mean
+
+
+def test_a_trace_file_gives_the_flows_and_its_content_is_part_of_the_run_key(tmp_path):
+    trace = tmp_path / "flows.csv"
+    trace.write_text("start_s,size_bytes\n0.5,1000\n1.0,20000\n1.0,300000\n")
+    cls = [{"name": "t", "from": "h0", "to": "h1", "workload": "trace", "trace_file": str(trace)}]
+    p = {"model": "network", "algorithm": "cubic", **line(), "flow_classes": cls, "duration": 5, "warmup": 0}
+    m = simulator.run(p, 1)["metrics"]
+    assert m["flows_arrived"] == 3 and m["flows_completed"] == 3 and m["flows_small"] == 2 and m["flows_medium"] == 1
+    key = simulator.registry.key(simulator.registry.resolve(p), 1)
+    trace.write_text("start_s,size_bytes\n0.5,1000\n1.0,20000\n1.0,300001\n")
+    assert simulator.registry.key(simulator.registry.resolve(p), 1) != key
+    trace.write_text("start_s,size_bytes\n2,1000\n1,1000\n")
+    with pytest.raises(ValueError, match=r"trace_file: .*flows.csv:3: start 1 s.*starts not falling"):
+        simulator.registry.resolve(p)

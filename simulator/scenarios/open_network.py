@@ -36,7 +36,38 @@ DEFAULTS = defaults_of(PARAMS)
 SIZE_KINDS = ("websearch", "datamining", "pareto:<mean bytes>:<shape>", "lognormal:<mean bytes>:<sigma>",
               "fixed:<bytes>", "file:<path>")
 BUCKETS = (("small", 0, 100e3), ("medium", 100e3, 10e6), ("large", 10e6, math.inf))   # bytes, (low, high]
-key_params = network_keys.key_params
+
+
+def key_params(p: dict) -> dict:
+    """The run key's parameters (simulator/registry.py key): the shared rule, plus the sha256 of each trace file a
+    class reads, so an edited file is a different run."""
+    import hashlib
+    kp = network_keys.key_params(p)
+    traces = {c["name"]: hashlib.sha256(Path(c["trace_file"]).read_bytes()).hexdigest()
+              for c in p.get("flow_classes") or [] if c.get("trace_file")}
+    return {**kp, "trace_sha256": traces} if traces else kp
+
+
+def read_trace(path, duration, where) -> list:
+    """[(start s, bytes)] of a trace file (a header line, then start_s,size_bytes per flow); ValueError naming the
+    file, line and what is allowed."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as e:
+        raise ValueError(f"{where}.trace_file: {path}: {e.strerror}; allowed: a CSV file of start_s,size_bytes lines") from None
+    out = []
+    for n, line in enumerate(lines[1:], 2):
+        try:
+            t, size = (float(x) for x in line.split(","))
+        except ValueError:
+            raise ValueError(f"{where}.trace_file: {path}:{n}: {line!r} is not start_s,size_bytes") from None
+        if not (0 <= t < duration and size >= 1) or (out and t < out[-1][0]):
+            raise ValueError(f"{where}.trace_file: {path}:{n}: start {t:g} s, {size:g} bytes; allowed: starts not falling, "
+                             f"in [0, duration {duration:g} s), sizes >= 1 byte")
+        out.append((t, size))
+    if not out:
+        raise ValueError(f"{where}.trace_file: {path}: no flows (a header line, then start_s,size_bytes per flow)")
+    return out
 
 
 def size_distribution(spec: str, where: str):
@@ -122,13 +153,18 @@ def check_classes(p, topo, details):
             raise ValueError(f"{where}.algorithm: {alg!r} would run without SACK (stack {details.stack}, sack: "
                              f"{details.sack}); the network model runs SACK TCP only; allowed: stack linux or ns3")
         workload = c.get("workload", "long")
-        own = {"long": {"flows", "start_s", "start_interval_s"}, "poisson": {"start_s", "stop_s", "load_share", "sizes"}}
+        own = {"long": {"flows", "start_s", "start_interval_s"}, "poisson": {"start_s", "stop_s", "load_share", "sizes"},
+               "trace": {"trace_file"}}
         stray = sorted(set(c) - own[workload] - {"name", "from", "to", "via", "algorithm", "workload"})
         if stray:
             raise ValueError(f"{where}: {', '.join(stray)} do(es) nothing for workload {workload}; its keys: "
                              f"{', '.join(sorted(own[workload]))}")
         if "sizes" in c:
             size_distribution(c["sizes"], f"{where}.sizes")
+        if workload == "trace":
+            if "trace_file" not in c:
+                raise ValueError(f"{where}: workload trace needs trace_file (a CSV file of start_s,size_bytes lines)")
+            read_trace(c["trace_file"], float(p["duration"]), where)
         if float(c.get("start_s", 0.0)) >= float(p["duration"]):
             raise ValueError(f"{where}.start_s: {c['start_s']} s is not before the run's end ({p['duration']} s)")
         if workload == "long":
@@ -186,6 +222,8 @@ def flow_classes(p, key, topo):
                        via=list(via) if via else None, start=float(c.get("start_s", 0.0)))
         if fc.workload == "long":
             fc.flows, fc.start_interval = int(c.get("flows", 1)), float(c.get("start_interval_s", 0.0))
+        elif fc.workload == "trace":
+            fc.trace = read_trace(c["trace_file"], float(p["duration"]), c["name"])
         else:
             fc.sizes = size_distribution(c.get("sizes", p["sizes"]), "sizes")
             fc.stop = float(c.get("stop_s", math.inf))
