@@ -7,7 +7,9 @@ flow takes a slot when it arrives: the network's flow id, its SACK sender and re
 its receiver has every byte the flow is finished (its completion time recorded, its last segment ACKed
 at once, as a FIN is) and its slot is given back once no packet of it is left in the network, so a
 stale packet never reaches the next flow of that slot and memory follows the flows active at once.
-Data and ACKs of a class share one route each, added once before the network plans its links.
+Data and ACKs of a class share one route each, added once before the network plans its links. Timers (RTO,
+delayed ACK, pacing, SYN, arrivals, samples) go to the event queue's timer heap (simulator/core/events.pyx), which
+pops in the same order as one heap would, so the packets' heap stays small however many flows are active.
 """
 import math
 
@@ -24,8 +26,9 @@ from simulator.tcp.sack_receiver cimport SackReceiver
 from simulator.tcp.sack_sender cimport SackSender
 
 DONE_COLUMNS = ("class", "packets", "arrival", "fct")      # `finished` rows
-# flows active at once: as many as the flow limit of simulator/scenarios/network.params.yaml (each active flow's
-# state is about 6 kB: benchmarks/openloop_memory.py); more means the offered load outruns the network for long
+# flows active at once: as many as the flow limit of simulator/scenarios/network.params.yaml (an active flow with a
+# small window takes about 1.6 kB, plus about 50 bytes per packet of its largest window: benchmarks/openloop_memory.py);
+# more means the offered load outruns the network for long
 MAX_ACTIVE = 100_000
 
 
@@ -161,17 +164,17 @@ cdef class OpenLoopModel:
         if snd.s.pacing_rate > 0 and snd.next_send_time > now and snd.in_flight() < <long long>snd.s.cwnd \
                 and snd.next_send_time < self.pace_scheduled[slot]:
             self.pace_scheduled[slot] = snd.next_send_time
-            self.events.push(snd.next_send_time, OL_PACE, slot)
+            self.events.push_timer(snd.next_send_time, OL_PACE, slot)
         if snd.rto_deadline < self.rto_scheduled[slot]:
             self.rto_scheduled[slot] = snd.rto_deadline
-            self.events.push(snd.rto_deadline, OL_RTO, slot)
+            self.events.push_timer(snd.rto_deadline, OL_RTO, slot)
 
     cdef void send_syn(self, int slot, double now) except *:
         """The handshake's SYN (seq -1), retried after syn_timeout, doubling (as the flow model's)."""
         self.syn_wait[slot] = 1
         self.syn_deadline[slot] = now + self.syn_timeout * (1 << min(self.syn_tries[slot], 6))
         self.syn_tries[slot] += 1
-        self.events.push(self.syn_deadline[slot], OL_SYN, slot)
+        self.events.push_timer(self.syn_deadline[slot], OL_SYN, slot)
         self.transmit(slot, -1, now)
 
     cdef void send_ack(self, int slot, SackReceiver rcv, double now) except *:
@@ -211,7 +214,7 @@ cdef class OpenLoopModel:
                 self.send_ack(slot, rcv, now)
             elif rcv.delack_deadline < self.delack_scheduled[slot]:
                 self.delack_scheduled[slot] = rcv.delack_deadline
-                self.events.push(rcv.delack_deadline, OL_DELACK, slot)
+                self.events.push_timer(rcv.delack_deadline, OL_DELACK, slot)
         else:
             snd = <SackSender>self.senders[slot]
             snd.on_ack(p.seq, p.sack, p.ts, now)
@@ -229,8 +232,8 @@ cdef class OpenLoopModel:
         self.net.plan((), True)
         for c, cls in enumerate(self.classes):
             self.class_left[c] = cls["spec"].schedule_first(self, c)
-        self.events.push(0.0, OL_SAMPLE, 0)
-        self.events.push(self.duration, OL_END, 0)
+        self.events.push_timer(0.0, OL_SAMPLE, 0)
+        self.events.push_timer(self.duration, OL_END, 0)
         while not self.events.empty():
             ev = self.events.pop()
             if ev.time < now:
@@ -267,7 +270,7 @@ cdef class OpenLoopModel:
                     self.send_ack(slot, rcv, now)
                 elif rcv.delack_deadline < INFINITY:
                     self.delack_scheduled[slot] = rcv.delack_deadline
-                    self.events.push(rcv.delack_deadline, OL_DELACK, slot)
+                    self.events.push_timer(rcv.delack_deadline, OL_DELACK, slot)
             elif ev.kind == OL_PACE:
                 slot = <int>ev.data
                 if self.state[slot] == SLOT_FREE or now != self.pace_scheduled[slot]:
@@ -282,7 +285,7 @@ cdef class OpenLoopModel:
                 self.next_flow(<int>ev.data, now)
             elif ev.kind == OL_SAMPLE:
                 self.sample(now)
-                self.events.push(now + self.sample_interval, OL_SAMPLE, 0)
+                self.events.push_timer(now + self.sample_interval, OL_SAMPLE, 0)
             else:
                 break
         return self.summary(now)
@@ -293,12 +296,12 @@ cdef class OpenLoopModel:
         packets, nxt = spec.draw(self, c, now)
         self.arrive_flow(c, packets, now)
         if nxt < self.duration:
-            self.events.push(nxt, OL_FLOW, c)
+            self.events.push_timer(nxt, OL_FLOW, c)
 
     def push_flow(self, double t, int c):
         """Schedule class c's next flow at t (FlowClass.schedule_first)."""
         if t < self.duration:
-            self.events.push(t, OL_FLOW, c)
+            self.events.push_timer(t, OL_FLOW, c)
 
     def rng(self, int c):
         return self.class_rng[c]

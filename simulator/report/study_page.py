@@ -160,7 +160,7 @@ def value_text(v) -> str:
     if isinstance(v, float) and v.is_integer():
         return f"{v:g}"
     if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-        return "; ".join(", ".join(f"{k} {value_text(x)}" for k, x in item.items()) for item in v)
+        return "; ".join(", ".join(f"{k.replace('_', ' ')} {value_text(x)}" for k, x in item.items()) for item in v)
     if isinstance(v, list):
         return "[" + ", ".join(value_text(x) for x in v) + "]"
     return str(v)

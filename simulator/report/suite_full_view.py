@@ -122,12 +122,14 @@ def show(ch, records_file) -> None:
     ch.markdown("### The answer: best algorithms per scenario and load")
     ch.table(winners(s), "suite_full_winners.csv",
              note="Rank 1 per scenario, offered load and metric over 3 seeds; several names: no test separates them. {link}")
+    from simulator.report.chapter import folded
     for study, title in SCENARIOS.items():
         if study not in set(s["study"]):
             continue
-        ch.markdown(f"### {title}")
-        ch.figure(figure(s, study), f"{study}_fct")
-        ch.caption(f"{title} at the draft's loads and durations (draft-irtf-iccrg-tcpeval-01 section 4.4, its Tables 2-7; "
-                   f"study config/suite_full/{study}.yaml): mean over seeds with 95% CI.")
-        ch.table(scenario_table(s, study), f"{study}.csv", note="Mean [95% CI] over seeds (#rank among the algorithms). {link}")
+        with folded(f"{title}: completion times against the load, and every metric per algorithm"):
+            ch.figure(figure(s, study), f"{study}_fct")
+            ch.caption(f"{title} at the draft's loads and durations (draft-irtf-iccrg-tcpeval-01 section 4.4, its "
+                       f"Tables 2-7; study config/suite_full/{study}.yaml): mean over seeds with 95% CI.")
+            ch.table(scenario_table(s, study), f"{study}.csv",
+                     note="Mean [95% CI] over seeds (#rank among the algorithms). {link}")
     ch.markdown(f"*Records: {provenance(records_file)}. Rerun with `{RUN_COMMAND}`.*")
