@@ -13,6 +13,7 @@ gives one; else from the name's suffix (_mbps, _ms, _s, _pct, _pkts); else the n
 """
 from __future__ import annotations
 
+import html as html_text
 import math
 import textwrap
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.report import style
-from simulator.report import number_format
+from simulator.report import chapter, number_format
 
 SUFFIX_UNITS = {"_mbps": "Mbit/s", "_gbps": "Gbit/s", "_ms": "ms", "_s": "s", "_pct": "%", "_pkts": "packets"}
 LINESTYLES = ["-", "--", ":", "-."]
@@ -380,7 +381,13 @@ def show_parameters(ch, page: Page) -> None:
     note = (f"Table: the parameters `{page.source}` sets; the grid's points are every combination of its values"
             + (f" except {excluded}" if excluded else "")
             + ". Every other parameter of the model takes its default (`python -m simulator models`). {link}.")
-    ch.table(parameters(page), f"{page.name}_parameters.csv", note)
+    frame, name = parameters(page), f"{page.name}_parameters.csv"
+    ch.save_download(frame, name)
+    # the parameter names in code type: keys a reader types into a study file (the book's check allows them there)
+    shown = frame.astype(str).map(html_text.escape)
+    shown["parameter"] = [f"<code>{k}</code>" for k in shown["parameter"]]
+    chapter.html(chapter.long_frame_html(shown, index=False, escape=False))
+    ch.markdown(note.replace("{link}", ch.download_link(name)))
 
 
 def show_metrics(ch, page: Page) -> None:

@@ -60,8 +60,10 @@ def winners(s: pd.DataFrame) -> pd.DataFrame:
         for load, d in s[s["study"] == study].groupby("load"):
             row = {"scenario": SCENARIOS[study], "load": f"{load:.0%}"}
             for metric in METRICS:
-                best = d[(d["metric"] == metric) & (d.get("rank") == 1)]["algorithm"]
-                row[METRICS[metric][1]] = ", ".join(style.label(a) for a in style.order(best)) or "no ranking"
+                m = d[d["metric"] == metric]
+                best = m[m.get("rank") == 1]["algorithm"]
+                row[METRICS[metric][1]] = ("all tied" if len(best) == m["algorithm"].nunique() > 1 else
+                                           ", ".join(style.label(a) for a in style.order(best)) or "no ranking")
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -121,7 +123,8 @@ def show(ch, records_file) -> None:
     s = stats(load(records_file))
     ch.markdown("### The answer: best algorithms per scenario and load")
     ch.table(winners(s), "suite_full_winners.csv",
-             note="Rank 1 per scenario, offered load and metric over 3 seeds; several names: no test separates them. {link}")
+             note="Rank 1 per scenario, offered load and metric over 3 seeds; several names: no test separates them; "
+                  "all tied: no test separates any two algorithms. {link}")
     from simulator.report.chapter import folded
     for study, title in SCENARIOS.items():
         if study not in set(s["study"]):
