@@ -205,9 +205,9 @@ def test_shipped_studies_are_valid(path):
     s = load_study(path)
     assert s.points()
     for p in s.points():
-        if s.model in ("dumbbell", "ns2", "testbed"):
-            from simulator.scenarios import dumbbell, ns2_wired, wifi_testbed
-            mod = {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed}[s.model]
+        if s.model in ("dumbbell", "ns2", "testbed", "network"):
+            from simulator.scenarios import dumbbell, ns2_wired, open_network, wifi_testbed
+            mod = {"dumbbell": dumbbell, "ns2": ns2_wired, "testbed": wifi_testbed, "network": open_network}[s.model]
             assert p.params["algorithm"] in mod.ALGORITHMS
             mod.params_with_defaults(p.params)
         else:

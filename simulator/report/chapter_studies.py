@@ -6,7 +6,7 @@ name. A study is *claimed* when both hold: its paper has a chapter, and its name
 chapter reads (CLAIMED below). Every other enabled study (a new name such as a user's
 `my_sweep.yaml`, whatever its `paper:`, or a paper with no chapter) is *unclaimed*: it gets a page
 of its own under "Your studies" (notebooks/study.ipynb, study_page.py), so adding a sweep needs no
-code. tests/test_chapter_studies.py checks that the repository's own studies are all claimed.
+code. tests/test_chapter_studies.py checks that the repository's own studies are all claimed, but for EXAMPLES.
 """
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ from simulator import paper_catalogue
 # chapter id (a paper's: notebooks/<paper>.ipynb, or another) -> the studies its notebook and figure modules
 # read (catalogue.yaml); the textbook chapter also reads mm1_analytic, the M/M/1 paper's
 CLAIMED = {c: paper_catalogue.load().studies_of(c) for c in (*paper_catalogue.load().papers, *paper_catalogue.load().chapters)}
+
+# studies the repository ships as examples of a user's own study: no chapter reads them, and they get the generated
+# page a user's study gets (README "Your own network")
+EXAMPLES = ("network_parking_lot",)
+
 
 def claimed(name: str, paper: str) -> bool:
     """Study `name` of paper `paper` is drawn by that paper's chapter."""
