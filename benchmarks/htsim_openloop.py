@@ -131,7 +131,8 @@ def run_ours(trace_csv, duration, rate_mbps=RATE_MBPS, delay_ms=DELAY_MS, buffer
     wall = time.perf_counter() - t0
     done = out["done"]
     starts = done[:, 2]
-    sizes = np.array([dict(zip(map(float, trace[:, 0]), trace[:, 1]))[s] for s in starts]) if len(done) else done[:, 1]
+    size_at = dict(zip(map(float, trace[:, 0]), trace[:, 1]))          # a finished flow's bytes by its start
+    sizes = np.array([size_at[s] for s in starts]) if len(done) else done[:, 1]
     flows = np.column_stack([starts, sizes, done[:, 3]])
     return {"flows": flows, "flows_started": out["arrived"], "flows_completed": len(done),
             "delivered_pkts": int(done[:, 1].sum() + out["running"][:, 3].sum()), "loop_wall_s": wall,
