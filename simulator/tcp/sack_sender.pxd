@@ -2,6 +2,17 @@ from simulator.tcp.cc.base cimport AckSample, CongestionControl, TcpState
 from simulator.tcp.rto cimport RtoEstimator
 
 
+cdef struct TxSlot:
+    # a packet's entry in the scoreboard, one record so that an ACK reads one cache line per packet (with many
+    # flows a flow's entries are rarely in cache: six parallel arrays cost six misses)
+    double sent_time                  # when it was last (re)sent
+    double delivered_time             # rate sampler state then: delivered_time ...
+    double first_sent                 # ... first_sent_time ...
+    long long delivered               # ... and s.delivered
+    unsigned char flags               # SACKED, LOST, RETX
+    unsigned char app_limited         # the sender was app-limited then
+
+
 cdef class SackSender:
     """TCP sender with a SACK scoreboard: RFC 6675 loss recovery with proportional rate reduction
     (RFC 6937), RFC 6298 timer, timestamp RTT, delivery-rate samples, optional pacing.  Bulk (an
@@ -12,12 +23,7 @@ cdef class SackSender:
     cdef public RtoEstimator rto
     cdef AckSample rs
     cdef long long cap, mask, max_cap
-    cdef unsigned char* flags             # per sequence (mod cap): SACKED, LOST, RETX
-    cdef double* sent_time
-    cdef long long* tx_delivered          # rate sampler state when the packet was (re)sent
-    cdef double* tx_delivered_time
-    cdef double* tx_first_sent
-    cdef unsigned char* tx_app_limited    # the sender was app-limited when the packet was (re)sent
+    cdef TxSlot* tx                       # per sequence (mod cap)
     cdef readonly long long sacked_out, lost_out, retrans_out
     cdef long long highest_sacked, loss_scan, retx_scan
     # retransmissions in the order sent, to detect a lost retransmission RACK-style

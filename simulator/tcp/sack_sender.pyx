@@ -65,12 +65,7 @@ cdef class SackSender:
         while self.cap < min(self.max_cap, max(initial_entries, 1)):
             self.cap <<= 1
         self.mask = self.cap - 1
-        self.flags = <unsigned char*>calloc(self.cap, 1)
-        self.sent_time = <double*>malloc(self.cap * sizeof(double))
-        self.tx_delivered = <long long*>malloc(self.cap * sizeof(long long))
-        self.tx_delivered_time = <double*>malloc(self.cap * sizeof(double))
-        self.tx_first_sent = <double*>malloc(self.cap * sizeof(double))
-        self.tx_app_limited = <unsigned char*>calloc(self.cap, 1)
+        self.tx = <TxSlot*>calloc(self.cap, sizeof(TxSlot))
         self.rq_seq = <long long*>malloc(self.cap * sizeof(long long))
         self.rq_time = <double*>malloc(self.cap * sizeof(double))
         self.reo_wnd_fraction = 0.25            # RACK's reordering window: min_rtt / 4
@@ -78,9 +73,7 @@ cdef class SackSender:
         self.ssthresh_pipe_after_ack = False
         self.cwr_event_after_loss = True
         self.retx_below_sack = False
-        if (self.rq_seq == NULL or self.rq_time == NULL or self.flags == NULL or self.sent_time == NULL or self.tx_delivered == NULL
-                or self.tx_delivered_time == NULL or self.tx_first_sent == NULL
-                or self.tx_app_limited == NULL):
+        if self.rq_seq == NULL or self.rq_time == NULL or self.tx == NULL:
             raise MemoryError()
         self.cc = cc
         self.rto = rto
@@ -94,12 +87,7 @@ cdef class SackSender:
         self.min_cwnd = self.s.cwnd
 
     def __dealloc__(self):
-        free(self.flags)
-        free(self.sent_time)
-        free(self.tx_delivered)
-        free(self.tx_delivered_time)
-        free(self.tx_first_sent)
-        free(self.tx_app_limited)
+        free(self.tx)
         free(self.rq_seq)
         free(self.rq_time)
 
@@ -107,34 +95,21 @@ cdef class SackSender:
         """Double the scoreboard: the packets in [snd_una, snd_max) move to their places under the
         new mask; the retransmission queue is copied in order from index 0."""
         cdef long long new_cap = 2 * self.cap, new_mask = new_cap - 1, seq, k, i, j
-        cdef unsigned char* flags = <unsigned char*>calloc(new_cap, 1)
-        cdef double* sent_time = <double*>malloc(new_cap * sizeof(double))
-        cdef long long* tx_delivered = <long long*>malloc(new_cap * sizeof(long long))
-        cdef double* tx_delivered_time = <double*>malloc(new_cap * sizeof(double))
-        cdef double* tx_first_sent = <double*>malloc(new_cap * sizeof(double))
-        cdef unsigned char* tx_app_limited = <unsigned char*>calloc(new_cap, 1)
+        cdef TxSlot* tx = <TxSlot*>calloc(new_cap, sizeof(TxSlot))
         cdef long long* rq_seq = <long long*>malloc(new_cap * sizeof(long long))
         cdef double* rq_time = <double*>malloc(new_cap * sizeof(double))
-        if (flags == NULL or sent_time == NULL or tx_delivered == NULL or tx_delivered_time == NULL
-                or tx_first_sent == NULL or tx_app_limited == NULL or rq_seq == NULL or rq_time == NULL):
+        if tx == NULL or rq_seq == NULL or rq_time == NULL:
             raise MemoryError()
         for seq in range(self.s.snd_una, self.s.snd_max):
             i, j = seq & self.mask, seq & new_mask
-            flags[j] = self.flags[i]
-            sent_time[j] = self.sent_time[i]
-            tx_delivered[j] = self.tx_delivered[i]
-            tx_delivered_time[j] = self.tx_delivered_time[i]
-            tx_first_sent[j] = self.tx_first_sent[i]
-            tx_app_limited[j] = self.tx_app_limited[i]
+            tx[j] = self.tx[i]
         for k in range(self.rq_count):
             i = (self.rq_head + k) & self.mask
             rq_seq[k] = self.rq_seq[i]
             rq_time[k] = self.rq_time[i]
         self.rq_head = 0
-        free(self.flags); free(self.sent_time); free(self.tx_delivered); free(self.tx_delivered_time)
-        free(self.tx_first_sent); free(self.tx_app_limited); free(self.rq_seq); free(self.rq_time)
-        self.flags, self.sent_time, self.tx_delivered = flags, sent_time, tx_delivered
-        self.tx_delivered_time, self.tx_first_sent, self.tx_app_limited = tx_delivered_time, tx_first_sent, tx_app_limited
+        free(self.tx); free(self.rq_seq); free(self.rq_time)
+        self.tx = tx
         self.rq_seq, self.rq_time = rq_seq, rq_time
         self.cap, self.mask = new_cap, new_mask
         return 0
@@ -183,7 +158,7 @@ cdef class SackSender:
                         and self.retx_scan >= self.highest_sacked and self.new_data_allowed()):
                     break                   # NextSeg rule (2): new data before a hole above the highest SACK
                 i = self.retx_scan & self.mask
-                if (self.flags[i] & (LOST | RETX | SACKED)) == LOST:
+                if (self.tx[i].flags & (LOST | RETX | SACKED)) == LOST:
                     seq = self.retx_scan
                     retx = True
                     self.retx_scan += 1
@@ -199,7 +174,7 @@ cdef class SackSender:
             s.snd_nxt = s.snd_max
         i = seq & self.mask
         if retx:
-            self.flags[i] |= RETX
+            self.tx[i].flags |= RETX
             self.retrans_out += 1
             self.retransmitted += 1
             if self.rack and self.rq_count == self.cap and self.cap < self.max_cap:
@@ -209,12 +184,12 @@ cdef class SackSender:
                 self.rq_time[(self.rq_head + self.rq_count) & self.mask] = now
                 self.rq_count += 1
         else:
-            self.flags[i] = 0
-        self.sent_time[i] = now
-        self.tx_delivered[i] = s.delivered
-        self.tx_delivered_time[i] = self.delivered_time
-        self.tx_first_sent[i] = self.first_sent_time
-        self.tx_app_limited[i] = self.app_limited_until != 0
+            self.tx[i].flags = 0
+        self.tx[i].sent_time = now
+        self.tx[i].delivered = s.delivered
+        self.tx[i].delivered_time = self.delivered_time
+        self.tx[i].first_sent = self.first_sent_time
+        self.tx[i].app_limited = self.app_limited_until != 0
         self.sent += 1
         if s.ca_state == CA_RECOVERY:
             self.prr_out += 1
@@ -231,13 +206,13 @@ cdef class SackSender:
         cdef long long i = seq & self.mask
         self.s.delivered += 1
         self.rs.delivered += 1
-        if self.sent_time[i] >= newest_sent[0]:          # the most recently sent so far
-            newest_sent[0] = self.sent_time[i]
-            newest_sent[1] = self.sent_time[i] - self.tx_first_sent[i]   # send elapsed
-            newest_sent[2] = self.tx_delivered_time[i]                    # prior delivered time
-            self.rs.prior_delivered = self.tx_delivered[i]
-            self.rs.is_app_limited = self.tx_app_limited[i]
-            self.first_sent_time = self.sent_time[i]
+        if self.tx[i].sent_time >= newest_sent[0]:          # the most recently sent so far
+            newest_sent[0] = self.tx[i].sent_time
+            newest_sent[1] = self.tx[i].sent_time - self.tx[i].first_sent   # send elapsed
+            newest_sent[2] = self.tx[i].delivered_time                    # prior delivered time
+            self.rs.prior_delivered = self.tx[i].delivered
+            self.rs.is_app_limited = self.tx[i].app_limited
+            self.first_sent_time = self.tx[i].sent_time
 
     cdef void _mark_losses(self) noexcept:
         """RFC 6675 IsLost as a forward (FACK-style) scan: a hole DupThresh packets below the
@@ -248,8 +223,8 @@ cdef class SackSender:
             self.loss_scan = self.s.snd_una
         while self.loss_scan < limit:
             i = self.loss_scan & self.mask
-            if not (self.flags[i] & (SACKED | LOST)):
-                self.flags[i] |= LOST
+            if not (self.tx[i].flags & (SACKED | LOST)):
+                self.tx[i].flags |= LOST
                 self.lost_out += 1
                 self.s.lost += 1
                 self.rs.losses += 1
@@ -262,9 +237,9 @@ cdef class SackSender:
         while self.rq_count > 0 and self.rq_time[self.rq_head] + reo < newest_delivered_sent:
             seq = self.rq_seq[self.rq_head]
             i = seq & self.mask
-            if (seq >= self.s.snd_una and self.sent_time[i] == self.rq_time[self.rq_head]
-                    and (self.flags[i] & (RETX | SACKED)) == RETX):
-                self.flags[i] &= ~RETX              # still LOST: eligible to be sent again
+            if (seq >= self.s.snd_una and self.tx[i].sent_time == self.rq_time[self.rq_head]
+                    and (self.tx[i].flags & (RETX | SACKED)) == RETX):
+                self.tx[i].flags &= ~RETX              # still LOST: eligible to be sent again
                 self.retrans_out -= 1
                 self.rs.losses += 1
                 if seq < self.retx_scan:
@@ -292,9 +267,9 @@ cdef class SackSender:
         # selective acknowledgement of one packet above the cumulative ACK
         if sack >= ack and sack >= s.snd_una and sack < s.snd_max:
             i = sack & self.mask
-            f = self.flags[i]
+            f = self.tx[i].flags
             if not (f & SACKED):
-                self.flags[i] = SACKED
+                self.tx[i].flags = SACKED
                 self.sacked_out += 1
                 if f & LOST:
                     self.lost_out -= 1
@@ -310,7 +285,7 @@ cdef class SackSender:
             seq = s.snd_una
             while seq < ack:
                 i = seq & self.mask
-                f = self.flags[i]
+                f = self.tx[i].flags
                 if f & SACKED:
                     self.sacked_out -= 1
                 else:
@@ -319,7 +294,7 @@ cdef class SackSender:
                     self._deliver(seq, now, newest)
                 if f & RETX and not (f & SACKED):
                     self.retrans_out -= 1
-                self.flags[i] = 0
+                self.tx[i].flags = 0
                 seq += 1
             acked = ack - s.snd_una
             s.snd_una = ack
@@ -451,10 +426,10 @@ cdef class SackSender:
         seq = s.snd_una
         while seq < s.snd_max:
             i = seq & self.mask
-            if not (self.flags[i] & SACKED):
-                if not (self.flags[i] & LOST):
+            if not (self.tx[i].flags & SACKED):
+                if not (self.tx[i].flags & LOST):
                     s.lost += 1
-                self.flags[i] = LOST
+                self.tx[i].flags = LOST
             seq += 1
         self.lost_out = (s.snd_max - s.snd_una) - self.sacked_out
         self.retx_scan = s.snd_una
