@@ -12,6 +12,11 @@ sampled every 0.5 s; its derived figures give each run's wall time per delivered
 and openloop-85-cubic: the network model (simulator/scenarios/open_network.py) on the same dumbbell, CUBIC
 flows arriving as a Poisson process at 85% of the bottleneck with web-search sizes (heavy-tailed:
 simulator/workloads/websearch.cdf), 60 s simulated; flows_completed counts the flows that finished.
+The flow sweep also runs share-<N>-cubic (N = 1, 10, 100, 1000, 10000): N flows each with the share of the
+1,000-flow run (1 Mbit/s of bottleneck, 1.667 packets of buffer, rounded; so about 5 packets of window), for
+20,000 / N s simulated (about as many packets as flows-<N>): the same work per packet at every N, so its cost
+against share-1-cubic is what the number of flows alone costs (flows-<N> against flows-1 also counts that many
+flows sharing 1 Gbit/s do more per packet: smaller windows, more losses, timeouts and events).
 
 Each run is its own process (subprocess of this script), so its peak RSS (VmHWM of that process,
 read at its end: interpreter, imports, run and summary) is its own.  loop_wall_s is the event
@@ -40,6 +45,7 @@ FLOW_COUNTS = (10, 100)                                 # --flows: S1 at 100 Mbi
 ALGORITHMS = ("cubic", "newreno")
 SWEEP_FLOWS = (1, 10, 100, 1000, 10000)                # --flow-sweep: flows-<N>-cubic
 SWEEP_MBPS, SWEEP_S, SWEEP_BUFFER, SWEEP_START_S, SWEEP_SAMPLE_S = 1000.0, 20.0, 1667, 0.1, 0.5
+SHARE_FLOWS = 1000                                      # share-<N>-cubic: each flow has the share it has in flows-1000
 OPENLOOP = ("openloop-85-cubic", 0.85, 60.0)            # --flow-sweep: name, offered load, simulated s
 QUICK_S = 0.2
 KEYS = ("name", "algorithm", "mbps", "sim_s", "loop_wall_s", "delivered_pkts", "events", "peak_rss_mb")
@@ -47,12 +53,13 @@ OPENLOOP_KEYS = ("load", "flows_completed", "flows_arrived", "peak_active_flows"
 
 
 def params(alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
-    """S1's dumbbell parameters (everything else the model's defaults); with more than one flow
+    """S1's dumbbell parameters (everything else the model's defaults; access links 10 Gbit/s, or 100x a faster
+    bottleneck); with more than one flow
     all start at 0 s, or in the flow sweep one every 100 ms / flows, sampled every 0.5 s."""
     starts = {"start_interval": SWEEP_START_S / flows, "sample_interval": SWEEP_SAMPLE_S} if sweep else \
         {"start_interval": 0.0} if flows > 1 else {}
     return {"model": "dumbbell", "algorithm": alg, "flows": flows, "bottleneck_mbps": mbps,
-            "delay_ms": 10.0, "buffer_pkts": buffer_pkts, "access_gbps": 10.0,
+            "delay_ms": 10.0, "buffer_pkts": buffer_pkts, "access_gbps": max(10.0, mbps / 100),
             "access_delay_ms": 0.01, "duration": sim_s, "warmup": 0.0, **starts}
 
 
@@ -155,13 +162,19 @@ def derived(runs):
             "events_per_s_ratio_1g_over_100m": fast["events_per_s"] / slow["events_per_s"],
             "rss_growth_300s_minus_3s_mb": (by[f"s1-100m-300s-{alg}"]["peak_rss_mb"]
                                             - by[f"s1-100m-3s-{alg}"]["peak_rss_mb"])}
-    one = by.get("flows-1-cubic")
-    if one:          # the flow sweep: wall time per delivered packet against one flow's
-        base = one["loop_wall_s"] / max(one["delivered_pkts"], 1)
-        for r in runs:
-            if r["name"].startswith("flows-"):
-                per_run[r["name"]]["cost_per_packet_vs_1_flow"] = r["loop_wall_s"] / max(r["delivered_pkts"], 1) / base
+    for family in ("flows", "share"):       # the flow sweeps: wall time per delivered packet against one flow's
+        one = by.get(f"{family}-1-cubic")
+        for r in runs if one else ():
+            if r["name"].startswith(f"{family}-"):
+                per_run[r["name"]]["cost_per_packet_vs_1_flow"] = (
+                    r["loop_wall_s"] / max(r["delivered_pkts"], 1) / (one["loop_wall_s"] / max(one["delivered_pkts"], 1)))
     return {"per_run": per_run, "per_algorithm": per_alg}
+
+
+def share_case(n):
+    """share-<n>: n flows, each with the bottleneck rate and buffer it has among SHARE_FLOWS, for as many packets."""
+    share = n / SHARE_FLOWS
+    return (f"share-{n}", SWEEP_MBPS * share, SWEEP_S / share, max(1, round(SWEEP_BUFFER * share)), n, True)
 
 
 def table(runs, d):
@@ -204,7 +217,8 @@ def main():
     ap.add_argument("--flows", action="store_true", help="also 100 Mbit/s for 30 s with "
                     f"{' and '.join(map(str, FLOW_COUNTS))} flows starting together (cost against flows)")
     ap.add_argument("--flow-sweep", action="store_true", help="only the flow sweep: flows-<N>-cubic, N = "
-                    f"{', '.join(map(str, SWEEP_FLOWS))} (1 Gbit/s, 20 s, 1-BDP buffer), and {OPENLOOP[0]} (60 s)")
+                    f"{', '.join(map(str, SWEEP_FLOWS))} (1 Gbit/s, 20 s, 1-BDP buffer), share-<N>-cubic (each flow "
+                    f"with its share of flows-{SHARE_FLOWS}), and {OPENLOOP[0]} (60 s)")
     args = ap.parse_args()
     runs = []
     cases = [(*c, 1, False) for c in CASES + ([HOUR_CASE] if args.hour else [])]
@@ -212,6 +226,7 @@ def main():
     algs = {}
     if args.flow_sweep:
         cases = [(f"flows-{n}", SWEEP_MBPS, SWEEP_S, SWEEP_BUFFER, n, True) for n in SWEEP_FLOWS]
+        cases += [share_case(n) for n in SWEEP_FLOWS]
         algs = ("cubic",)
     for prefix, mbps, sim_s, buf, flows, sweep in cases:
         for alg in algs or ALGORITHMS:

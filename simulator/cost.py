@@ -75,7 +75,7 @@ def _network(full: dict) -> float:
     bits = 0.0
     for c in full["flow_classes"]:
         path = c.get("via") or topo.path(c["from"], c["to"])
-        bits += min(topo.links[i].rate_bps for i, _ in topo.hops_along(path)) * full["duration"]
+        bits += min(topo.links[i].rate(d) for i, d in topo.hops_along(path)) * full["duration"]
     return _data_and_acks(bits, full["mss_bytes"] + open_network.HEADERS, full)
 
 

@@ -84,6 +84,26 @@ def test_long_lived_classes_on_different_paths_share_a_link():
     assert m["flows_arrived"] == 3 and m["flows_completed"] == 0 and math.isnan(m["fct_p50_ms"])
 
 
+def test_an_asymmetric_link_slows_the_way_back_alone():
+    # r0 -> r1 at 100 Mbit/s, r1 -> r0 at 0.2 Mbit/s (an uplink): a 66-byte ACK takes 2.6 ms there, at most 379 ACKs
+    # a second; the ACKs' buffer overflows and each ACK that gets through covers several segments (about 25 Mbit/s)
+    def with_back(**back):
+        topo = line()
+        topo["links"][2] = {**topo["links"][2], **back}
+        return simulator.run({"model": "network", "algorithm": "cubic", **topo, "monitor": ["r0", "r1"],
+                              "flow_classes": [{"name": "bulk", "from": "h0", "to": "h1"}], "duration": 20,
+                              "warmup": 5}, 1)["metrics"]
+    same, slow_back = with_back(), with_back(reverse_mbps=0.2, reverse_buffer_pkts=50)
+    assert same["long_goodput_mbps"] > 85 and slow_back["long_goodput_mbps"] < 40
+    # a lone one-segment flow with a handshake: its ideal time counts the SYN-ACK's slow way back, so slowdown 1
+    topo = line()
+    topo["links"][2] = {**topo["links"][2], "reverse_mbps": 0.2}
+    m = simulator.run({"model": "network", "algorithm": "cubic", **topo, "monitor": ["r0", "r1"], "load": 1e-4,
+                       "flow_classes": [{**WEB, "sizes": "fixed:1000"}], "stack": "linux", "handshake": "linux",
+                       "duration": 20, "warmup": 1}, 1)["metrics"]
+    assert m["flows_completed"] > 5 and m["slowdown_p50"] == pytest.approx(1.0, abs=1e-9)
+
+
 @pytest.mark.parametrize("change, message", [
     ({"flow_classes": [{**WEB, "from": "r0"}]}, r"flow_classes\[0\] \(web\)\.from: 'r0' is not a host; allowed: h0, h1"),
     ({"flow_classes": [{**WEB, "via": ["h0", "r1", "h1"]}]}, r"via: .*no link between 'h0' and 'r1'"),

@@ -12,18 +12,29 @@ import heapq
 
 @dataclass
 class LinkSpec:
-    """One duplex link: the same rate, delay and buffer in both directions unless overridden."""
+    """One duplex link: the same rate, delay and buffer in both directions unless the b -> a direction has a rate
+    or buffer of its own (reverse_rate_bps, reverse_buffer_pkts: an asymmetric access or satellite link)."""
     a: str
     b: str
     rate_bps: float
     delay: float
     buffer_pkts: int
     kind: str = "wired"                 # wired | wireless (impairments attach to wireless hops)
+    reverse_rate_bps: float = None      # b -> a (None: rate_bps)
+    reverse_buffer_pkts: int = None     # b -> a (None: buffer_pkts)
+
+    def rate(self, direction):
+        """Bit/s of direction 0 (a -> b) or 1 (b -> a)."""
+        return self.reverse_rate_bps if direction and self.reverse_rate_bps is not None else self.rate_bps
+
+    def buffer(self, direction):
+        """Packets of buffer of direction 0 (a -> b) or 1 (b -> a)."""
+        return self.reverse_buffer_pkts if direction and self.reverse_buffer_pkts is not None else self.buffer_pkts
 
     def check(self):
-        if self.rate_bps <= 0 or self.delay < 0 or self.buffer_pkts < 0:
-            raise ValueError(f"link {self.a}-{self.b}: need rate > 0 bit/s, delay >= 0 s, buffer >= 0 "
-                             f"packets (got {self.rate_bps}, {self.delay}, {self.buffer_pkts})")
+        if min(self.rate(0), self.rate(1)) <= 0 or self.delay < 0 or min(self.buffer(0), self.buffer(1)) < 0:
+            raise ValueError(f"link {self.a}-{self.b}: need rate > 0 bit/s, delay >= 0 s, buffer >= 0 packets "
+                             f"(got {self.rate(0)} and {self.rate(1)}, {self.delay}, {self.buffer(0)} and {self.buffer(1)})")
 
 
 @dataclass
@@ -37,12 +48,15 @@ class Topology:
     def nodes(self):
         return self.hosts + self.routers
 
-    def add_link(self, a, b, rate_bps, delay, buffer_pkts, kind="wired"):
+    def add_link(self, a, b, rate_bps, delay, buffer_pkts, kind="wired", reverse_rate_bps=None,
+                 reverse_buffer_pkts=None):
         for n in (a, b):
             if n not in self.nodes:
                 raise ValueError(f"topology {self.name}: link {a}-{b} names unknown node {n!r}; "
                                  f"allowed: {', '.join(self.nodes)}")
-        spec = LinkSpec(a, b, float(rate_bps), float(delay), int(buffer_pkts), kind)
+        spec = LinkSpec(a, b, float(rate_bps), float(delay), int(buffer_pkts), kind,
+                        None if reverse_rate_bps is None else float(reverse_rate_bps),
+                        None if reverse_buffer_pkts is None else int(reverse_buffer_pkts))
         spec.check()
         self.links.append(spec)
         return spec
@@ -97,7 +111,7 @@ class Topology:
         ids = {}
         for i, l in enumerate(self.links):
             for d in (0, 1):
-                ids[(i, d)] = network.add_link(l.rate_bps, l.delay, l.buffer_pkts)
+                ids[(i, d)] = network.add_link(l.rate(d), l.delay, l.buffer(d))
                 if ids[(i, d)] != 2 * i + d:
                     raise ValueError(f"topology {self.name}: install it on an empty network")
         return ids

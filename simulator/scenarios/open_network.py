@@ -1,10 +1,10 @@
 """Any network from a study file: a topology, flow classes on their own routes with their own algorithm,
 and open-loop traffic (issue 37).
 
-A study gives its nodes (`hosts`, `routers`), `links` (duplex: rate, delay, buffer, queue discipline) and
-`flow_classes` (from, to, via, algorithm, workload); this module checks them against each other, builds the
-Topology (simulator/net/topology.py) and the FlowClasses (simulator/models/openloop_config.py) and runs the
-open-loop model (simulator/models/openloop_model.pyx).  Poisson classes share the offered load `load` (a
+A study gives its nodes (`hosts`, `routers`), `links` (duplex: rate, delay, buffer, queue discipline; the way
+back may have a rate and buffer of its own) and `flow_classes` (from, to, via, algorithm, workload); this module
+checks them against each other, builds the Topology (simulator/net/topology.py) and the FlowClasses
+(simulator/models/openloop_config.py) and runs the open-loop model (simulator/models/openloop_model.pyx).  Poisson classes share the offered load `load` (a
 fraction of `load_link`'s rate) by their load_share, with sizes from `sizes` (simulator/workloads/).
 Metrics: flow completion times and slowdowns by size, long-lived flows' goodput, the monitored link's
 utilization, drops and queue (simulator/scenarios/open_network.outputs.yaml).
@@ -106,7 +106,9 @@ def build_topology(p):
         if a == b or {a, b} - set(names):
             raise ValueError(f"links[{i}].between: {l['between']}; allowed: two different nodes of "
                              f"{', '.join(names)}")
-        topo.add_link(a, b, l["mbps"] * 1e6, l["delay_ms"] / 1e3, int(l["buffer_pkts"]))
+        topo.add_link(a, b, l["mbps"] * 1e6, l["delay_ms"] / 1e3, int(l["buffer_pkts"]),
+                      reverse_rate_bps=l["reverse_mbps"] * 1e6 if "reverse_mbps" in l else None,
+                      reverse_buffer_pkts=l.get("reverse_buffer_pkts"))
     return topo
 
 
@@ -193,12 +195,14 @@ def params_with_defaults(params):
 
 
 def path_terms(topo, nodes, data_size):
-    """(propagation delay s, one data packet's serialisation over every hop s, slowest rate bit/s, an ACK-sized
-    packet's way one direction s: a handshake takes two)."""
-    hops = [topo.links[i] for i, _ in topo.hops_along(nodes)]
-    prop = sum(l.delay for l in hops)
-    return (prop, sum(data_size * 8.0 / l.rate_bps for l in hops), min(l.rate_bps for l in hops),
-            prop + sum(ACK_WIRE * 8.0 / l.rate_bps for l in hops))
+    """(propagation delay s, one data packet's serialisation over every hop s, slowest rate bit/s, a handshake:
+    an ACK-sized packet's way there and back s), each hop at its rate in the direction crossed."""
+    hops = topo.hops_along(nodes)
+    prop = sum(topo.links[i].delay for i, _ in hops)
+    there = [topo.links[i].rate(d) for i, d in hops]
+    back = [topo.links[i].rate(1 - d) for i, d in hops]
+    return (prop, sum(data_size * 8.0 / r for r in there), min(there),
+            (prop + sum(ACK_WIRE * 8.0 / r for r in there)) + (prop + sum(ACK_WIRE * 8.0 / r for r in back)))
 
 
 def flow_classes(p, key, topo):
@@ -208,7 +212,8 @@ def flow_classes(p, key, topo):
     from simulator.workloads import arrival_rate
     details = stacks.resolve(p)
     data_size = p["mss_bytes"] + HEADERS
-    link = topo.links[topo.link_id(*(p["load_link"] or monitor(p, topo))) // 2]
+    load_id = topo.link_id(*(p["load_link"] or monitor(p, topo)))
+    load_bps = topo.links[load_id // 2].rate(load_id % 2)
     poisson = [c for c in p["flow_classes"] if c.get("workload", "long") == "poisson"]
     shares = sum(float(c.get("load_share", 1.0)) for c in poisson)
     out, terms = [], []
@@ -228,7 +233,7 @@ def flow_classes(p, key, topo):
             fc.sizes = size_distribution(c.get("sizes", p["sizes"]), "sizes")
             fc.stop = float(c.get("stop_s", math.inf))
             load = p["load"] * float(c.get("load_share", 1.0)) / shares
-            fc.rate = arrival_rate(load, link.rate_bps, fc.sizes, p["mss_bytes"], data_size)
+            fc.rate = arrival_rate(load, load_bps, fc.sizes, p["mss_bytes"], data_size)
         out.append(fc)
         terms.append(path_terms(topo, fc.path(topo), data_size))
     return out, terms
@@ -250,13 +255,13 @@ def run(p, key):
 
 def queues(p, topo):
     """{link id: {queue}}: an FQ-CoDel (RFC 8290's defaults: 5 ms target, 100 ms interval, a 1514-byte
-    quantum) on both directions of each link whose queue is fq_codel, its limit the link's buffer."""
+    quantum) on both directions of each link whose queue is fq_codel, its limit the direction's buffer."""
     from functools import partial
     out = {}
-    for i, l in enumerate(p["links"]):
-        if l.get("queue", "droptail") == "fq_codel":
-            make = partial(_fq_codel, limit=int(l["buffer_pkts"]))
-            out[2 * i] = out[2 * i + 1] = {"queue": make}
+    for i, spec in enumerate(topo.links):
+        if p["links"][i].get("queue", "droptail") == "fq_codel":
+            for d in (0, 1):
+                out[2 * i + d] = {"queue": partial(_fq_codel, limit=spec.buffer(d))}
     return out
 
 
@@ -271,7 +276,7 @@ def slowdowns(p, done, terms, handshake):
     data_bits = (p["mss_bytes"] + HEADERS) * 8.0
     t = np.array(terms).reshape(-1, 4)
     k = done[:, 0].astype(int)
-    ideal = t[k, 0] + t[k, 1] + (done[:, 1] - 1) * data_bits / t[k, 2] + (2 * t[k, 3] if handshake else 0.0)
+    ideal = t[k, 0] + t[k, 1] + (done[:, 1] - 1) * data_bits / t[k, 2] + (t[k, 3] if handshake else 0.0)
     return done[:, 3] / ideal
 
 
