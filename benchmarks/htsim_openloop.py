@@ -17,12 +17,27 @@ FCT p50/p99 by size bucket (< 100 kB, 100 kB-1 MB, > 1 MB).  A benchmark aid: no
     python benchmarks/htsim_openloop.py --htsim-bin /tmp/htsim-build/main_openloop \\
         [--duration 60] [--load 0.85] [--flows-max N] [--seed 1] [--trace FILE] [--json FILE] [--no-ours]
         [--htsim-opt ssthresh_pkts=1000000] [--htsim-opt iw_pkts=9]
+
+--flow-sweep instead: htsim on the flow sweep of scale.py --flow-sweep, N long flows (N = --flows, default
+1,10,100,1000,10000) on the same dumbbell, 20 s, started one every 100 ms / N, each too long to finish; per N
+the best of --repeat runs by loop wall time, and (unless --no-ours) ours beside it, scale.py's own run
+flows-<N>-cubic (`scale.py --child`, run in --ours-repo with its .venv if it has one: our compiled modules).
+Prints per N: delivered (in-order) packets, loop wall s, delivered packets per wall s, and wall time per
+delivered packet against one flow's; --json FILE ('-': stdout, the table to stderr) as one JSON object.
+What differs: htsim's senders share one access link each way (ours: one per flow, as the dumbbell model), its
+TcpSrc grows NewReno-like without SACK and its sink ACKs every packet; ours runs CUBIC (HyStart) with SACK and
+delayed ACKs (the ns3 stack, scale.py's runs); 1500-byte packets and 40-byte ACKs there, 1502 and 66 here.
+htsim's timers are a scan of every unfinished flow each -rto_scan_ms (10 ms): part of its cost at many flows.
+    python benchmarks/htsim_openloop.py --htsim-bin /tmp/htsim-build/main_openloop --flow-sweep \\
+        [--flows 1,10,100] [--repeat 3] [--no-ours] [--ours-repo DIR] [--json FILE]
 """
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +59,13 @@ OUR_TCP = {"init_cwnd": 11.0, "delack_count": 1, "delack_timeout": 0.2, "rto_min
 ACK_BYTES = 66
 ACCESS_BPS, ACCESS_DELAY_S = 10e9, 1e-5    # as the htsim driver's access links
 BUCKETS = (("< 100 kB", 0.0, 100e3), ("100 kB-1 MB", 100e3, 1e6), ("> 1 MB", 1e6, math.inf))  # [low, high)
+SWEEP_FLOWS, SWEEP_S, SWEEP_START_S = (1, 10, 100, 1000, 10000), 20.0, 0.1   # as scale.py --flow-sweep
+LONG_BYTES = 10 ** 11                      # a flow that cannot finish: 20 s at 1 Gbit/s carry 2.5 GB
+# The sweep keeps htsim's own ssthresh (100 packets): lifted, one flow's slow start overshoots the 1-BDP buffer by
+# some 3,300 packets and htsim's NewReno, without SACK, repairs one loss per RTT: 8,632 in-order packets of 497,000
+# sent in 20 s, so its cost per delivered packet would mean nothing.  With it, one flow grows by one packet per RTT
+# from 100 (about a third of the bottleneck in 20 s, no loss); 10 flows and more fill it.
+SWEEP_HTSIM_OPTS = ["ssthresh_pkts=100"]
 
 
 def pareto_ppf(u, mean=PARETO_MEAN, shape=PARETO_SHAPE, cap=MAX_BYTES):
@@ -184,10 +206,96 @@ def table(columns):
     return "\n".join(lines + notes)
 
 
+def write_long_flows(path, flows, start_s=SWEEP_START_S, size=LONG_BYTES):
+    """A trace of `flows` flows too long to finish, one started every start_s / flows (as our flow sweep)."""
+    with open(path, "w") as f:
+        f.write("start_s,size_bytes\n")
+        f.writelines(f"{i * start_s / flows:.9f},{size}\n" for i in range(flows))
+
+
+def best_of(run, repeat):
+    """The run (a callable) with the least loop wall time of `repeat`: other jobs on the machine only slow it."""
+    return min((run() for _ in range(max(1, repeat))), key=lambda r: r["loop_wall_s"])
+
+
+def sweep_htsim(n, htsim_bin, duration, repeat, extra, mss=MSS, packet=PACKET):
+    """htsim with n long flows: its summary (the driver's loop_wall_s is its event loop alone, flow set-up included)."""
+    with tempfile.TemporaryDirectory() as tmp:          # not a fixed /tmp name: others may run this script too
+        trace = Path(tmp) / f"flows-{n}.csv"
+        write_long_flows(trace, n)
+        r = best_of(lambda: run_htsim(trace, htsim_bin, duration, mss=mss, packet=packet, extra=extra), repeat)
+    return {k: r[k] for k in ("delivered_pkts", "loop_wall_s", "events", "bottleneck_drops", "sent_data_pkts",
+                              "peak_rss_mb", "command")}
+
+
+def sweep_ours(n, repo, duration, repeat):
+    """Our flows-<n>-cubic as scale.py --flow-sweep runs it (its child process: loop timed alone), in `repo`."""
+    python = repo / ".venv" / "bin" / "python"
+    cmd = [str(python if python.is_file() else sys.executable), str(repo / "benchmarks" / "scale.py"), "--child",
+           f"flows-{n}-cubic", "cubic", repr(RATE_MBPS), repr(duration), str(BUFFER_PKTS), str(n), "1"]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+
+    def once():
+        r = subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()[-2000:]}")
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    return {**best_of(once, repeat), "command": " ".join(cmd)}
+
+
+def with_costs(runs):
+    """Per run, delivered packets per loop wall s and wall time per delivered packet against the 1-flow run's."""
+    per_pkt = {n: r["loop_wall_s"] / max(r["delivered_pkts"], 1) for n, r in runs.items()}
+    return {n: {**r, "pkts_per_wall_s": r["delivered_pkts"] / r["loop_wall_s"],
+                "cost_vs_1_flow": per_pkt[n] / per_pkt[1] if 1 in per_pkt else None} for n, r in runs.items()}
+
+
+def sweep_table(sims):
+    """One row per flow count, four columns per simulator ({name: {flows: run}})."""
+    cols = (("delivered", "delivered_pkts", "{:,}"), ("loop s", "loop_wall_s", "{:.3f}"),
+            ("pkts/wall s", "pkts_per_wall_s", "{:,.0f}"), ("cost vs 1", "cost_vs_1_flow", "{:.2f}x"))
+    lines = [(f"{'':>7}" + "".join(f"{name + ':':<52}" for name in sims)).rstrip(),
+             f"{'flows':>7}" + "".join(f"{h:>13}" for _ in sims for h, _, _ in cols)]
+    for n in next(iter(sims.values())):
+        lines.append(f"{n:>7,}" + "".join(f"{fmt_or_dash(f, runs.get(n, {}).get(k)):>13}"
+                                          for runs in sims.values() for _, k, f in cols))
+    return "\n".join(lines)
+
+
+def fmt_or_dash(f, v):
+    return "-" if v is None else f.format(v)
+
+
+def flow_sweep(a, extra):
+    """--flow-sweep: htsim (and ours) per flow count; the table, and the JSON object if asked."""
+    flows = [int(x) for x in a.flows.split(",")]
+    duration = a.duration or SWEEP_S
+    sims = {"htsim": {}}
+    for n in flows:
+        sims["htsim"][n] = sweep_htsim(n, a.htsim_bin, duration, a.repeat, extra, a.mss, a.packet)
+        if not a.no_ours:
+            sims.setdefault("ours", {})[n] = sweep_ours(n, Path(a.ours_repo).resolve(), duration, a.repeat)
+    sims = {name: with_costs(runs) for name, runs in sims.items()}
+    head = (f"flow sweep: N long flows, dumbbell {RATE_MBPS:g} Mbit/s, {DELAY_MS:g} ms one way, {BUFFER_PKTS} packets "
+            f"DropTail, {duration:g} s, started within {SWEEP_START_S:g} s; best of {a.repeat}; htsim options "
+            f"{' '.join(extra)}; ours: scale.py flows-<N>-cubic")
+    out = sys.stderr if a.json == "-" else sys.stdout
+    print(head + "\n" + sweep_table(sims), file=out)
+    if a.json:
+        dump = json.dumps({"duration": duration, "repeat": a.repeat, "htsim_options": extra,
+                           "runs": [{"flows": n, **{name: runs[n] for name, runs in sims.items()}} for n in flows]},
+                          indent=1)
+        if a.json == "-":
+            print(dump)
+        else:
+            Path(a.json).write_text(dump)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--htsim-bin", required=True, help="the driver built from benchmarks/htsim/main_openloop.cpp")
-    ap.add_argument("--duration", type=float, default=60.0, help="simulated seconds (arrivals and the run)")
+    ap.add_argument("--duration", type=float, default=None, help="simulated seconds (arrivals and the run; "
+                    f"default 60, with --flow-sweep {SWEEP_S:g})")
     ap.add_argument("--load", type=float, default=0.85, help="offered load, fraction of the bottleneck")
     ap.add_argument("--flows-max", type=int, default=None, help="at most this many flows in the trace")
     ap.add_argument("--seed", type=int, default=1)
@@ -197,11 +305,23 @@ def main():
     ap.add_argument("--trace", default="/tmp/htsim_openloop_trace.csv", help="where the trace CSV is written")
     ap.add_argument("--json", help="write both runs' figures (and htsim's per-flow FCTs) to this file")
     ap.add_argument("--no-ours", action="store_true", help="run htsim alone")
-    ap.add_argument("--htsim-opt", action="append", default=["ssthresh_pkts=1000000"], metavar="KEY=VALUE",
-                    help="an extra driver option, e.g. ssthresh_pkts=1000000 or iw_pkts=9 (repeatable)")
+    ap.add_argument("--htsim-opt", action="append", default=[], metavar="KEY=VALUE",
+                    help="an extra driver option, e.g. ssthresh_pkts=1000000 or iw_pkts=9 (repeatable; after the "
+                    "defaults ssthresh_pkts=1000000, with --flow-sweep ssthresh_pkts=100)")
+    ap.add_argument("--flow-sweep", action="store_true", help="the flow sweep instead (see above)")
+    ap.add_argument("--flows", default=",".join(map(str, SWEEP_FLOWS)), help="--flow-sweep: the flow counts")
+    ap.add_argument("--repeat", type=int, default=1, help="--flow-sweep: best of this many runs per flow count")
+    ap.add_argument("--ours-repo", default=str(Path(__file__).resolve().parents[1]),
+                    help="--flow-sweep: the checkout whose scale.py runs ours (its .venv/bin/python if any)")
     a = ap.parse_args()
     if not Path(a.htsim_bin).is_file():
         sys.exit(f"--htsim-bin {a.htsim_bin}: no such file (build benchmarks/htsim/main_openloop.cpp against htsim)")
+    # a later driver option wins, so the defaults go first
+    opts = (SWEEP_HTSIM_OPTS if a.flow_sweep else ["ssthresh_pkts=1000000"]) + a.htsim_opt
+    extra = [x for opt in opts for x in ("-" + opt.lstrip("-")).split("=", 1)]
+    if a.flow_sweep:
+        return flow_sweep(a, extra)
+    a.duration = a.duration or 60.0
     n, rate, offered = write_trace(a.trace, a.duration, a.load, a.seed, a.flows_max, mss=a.mss, packet=a.packet,
                                    cap=a.max_bytes)
     print(f"trace {a.trace}: {n:,} flows, {rate:,.1f} arrivals/s, offered load {offered:.3f} (target {a.load:g}) "
@@ -209,7 +329,6 @@ def main():
     print(f"dumbbell {RATE_MBPS:g} Mbit/s, {DELAY_MS:g} ms one way, {BUFFER_PKTS} packets DropTail, "
           f"{a.packet} B packets carrying {a.mss} B, {a.duration:g} s simulated\n")
     kw = dict(duration=a.duration, mss=a.mss, packet=a.packet)
-    extra = [x for opt in a.htsim_opt for x in ("-" + opt.lstrip("-")).split("=", 1)]
     results = {"htsim": run_htsim(a.trace, a.htsim_bin, extra=extra, **kw)}
     columns = {"htsim": summarize(results["htsim"])}
     if not a.no_ours:
