@@ -35,12 +35,16 @@ def test_scale_flow_sweep_runs_every_flow_count():
     r = run_script("benchmarks/scale.py", "--flow-sweep", "--quick", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    sweep = [f"flows-{n}-cubic" for n in (1, 10, 100, 1000, 10000)]
-    assert [x["name"] for x in doc["runs"]] == sweep + ["openloop-85-cubic"]
+    counts = (1, 10, 100, 1000, 10000)
+    sweep, share = [f"flows-{n}-cubic" for n in counts], [f"share-{n}-cubic" for n in counts]
+    assert [x["name"] for x in doc["runs"]] == sweep + share + ["openloop-85-cubic"]
     for x in doc["runs"]:
-        assert set(KEYS) <= set(x) and x["mbps"] == 1000.0 and x["delivered_pkts"] > 0 and x["peak_rss_mb"] > 0
-    ratios = [doc["derived"]["per_run"][name]["cost_per_packet_vs_1_flow"] for name in sweep]
-    assert ratios[0] == 1.0 and all(r > 0 for r in ratios)
+        assert set(KEYS) <= set(x) and x["delivered_pkts"] > 0 and x["peak_rss_mb"] > 0
+    # flows-N: 1 Gbit/s whatever N; share-N: N flows with the rate each has among 1,000 (1 Mbit/s apiece)
+    assert all(x["mbps"] == 1000.0 for x in doc["runs"][:5]) and [x["mbps"] for x in doc["runs"][5:10]] == list(counts)
+    for names in (sweep, share):
+        ratios = [doc["derived"]["per_run"][name]["cost_per_packet_vs_1_flow"] for name in names]
+        assert ratios[0] == 1.0 and all(r > 0 for r in ratios)
     openloop = doc["runs"][-1]                     # flows arrive and finish: some finished even in 0.2 s
     assert openloop["load"] == 0.85 and 0 < openloop["flows_completed"] <= openloop["flows_arrived"]
 
