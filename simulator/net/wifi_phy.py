@@ -9,6 +9,7 @@ its tables are; tests/test_wifi_mac.py pins a sample against the printed tables.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -133,20 +134,32 @@ def declared() -> dict:
     return {p.name: p for p in load_params(PARAMS_FILE)}
 
 
+@functools.cache
+def _checkers() -> tuple:
+    """(declarations, {name: a validator of its schema}), made once: a study of a thousand Wi-Fi points checks
+    every key of each, and building a validator (checking the schema itself) costs most of that."""
+    decl = declared()
+    out = {}
+    for name, p in decl.items():
+        cls = jsonschema.validators.validator_for(p.schema)
+        cls.check_schema(p.schema)
+        out[name] = cls(p.schema)
+    return decl, out
+
+
 def wifi_config(params: dict) -> dict:
     """The medium's parameters with defaults applied, each checked against its declaration and the
     standard's combinations; ValueError naming the file, key and allowed values otherwise."""
-    decl = declared()
+    decl, checkers = _checkers()
     unknown = sorted(set(params) - set(decl))
     if unknown:
         raise ValueError(f"{PARAMS_FILE.name}: unknown key(s) {unknown}; allowed: {sorted(decl)}")
     out = {name: params.get(name, p.default) for name, p in decl.items()}
     for name, value in out.items():
-        try:
-            jsonschema.validate(value, decl[name].schema)
-        except jsonschema.ValidationError as e:
+        e = jsonschema.exceptions.best_match(checkers[name].iter_errors(value))     # as jsonschema.validate picks
+        if e is not None:
             raise ValueError(f"{PARAMS_FILE.name}: key '{name}': {value!r} is not allowed "
-                             f"({decl[name].schema}): {e.message}") from None
+                             f"({decl[name].schema}): {e.message}")
     check_key_use(out, params)
     try:
         phy_mode(out["standard"], out["channel_mhz"], out["spatial_streams"], out["mcs"], out["guard_interval_ns"])
