@@ -54,8 +54,8 @@ OPENLOOP_KEYS = ("load", "flows_completed", "flows_arrived", "peak_active_flows"
 
 def params(alg, mbps, sim_s, buffer_pkts, flows=1, sweep=False):
     """S1's dumbbell parameters (everything else the model's defaults; access links 10 Gbit/s, or 100x a faster
-    bottleneck); with more than one flow
-    all start at 0 s, or in the flow sweep one every 100 ms / flows, sampled every 0.5 s."""
+    bottleneck); with more than one flow all start at 0 s, or in the flow sweep one every 100 ms / flows, sampled
+    every 0.5 s."""
     starts = {"start_interval": SWEEP_START_S / flows, "sample_interval": SWEEP_SAMPLE_S} if sweep else \
         {"start_interval": 0.0} if flows > 1 else {}
     return {"model": "dumbbell", "algorithm": alg, "flows": flows, "bottleneck_mbps": mbps,

@@ -4,8 +4,9 @@ and open-loop traffic (issue 37).
 A study gives its nodes (`hosts`, `routers`), `links` (duplex: rate, delay, buffer, queue discipline; the way
 back may have a rate and buffer of its own) and `flow_classes` (from, to, via, algorithm, workload); this module
 checks them against each other, builds the Topology (simulator/net/topology.py) and the FlowClasses
-(simulator/models/openloop_config.py) and runs the open-loop model (simulator/models/openloop_model.pyx).  Poisson classes share the offered load `load` (a
-fraction of `load_link`'s rate) by their load_share, with sizes from `sizes` (simulator/workloads/).
+(simulator/models/openloop_config.py) and runs the open-loop model (simulator/models/openloop_model.pyx).
+Poisson classes share the offered load `load` (a fraction of `load_link`'s rate) by their load_share, with sizes
+from `sizes` (simulator/workloads/).
 Metrics: flow completion times and slowdowns by size, long-lived flows' goodput, the monitored link's
 utilization, drops and queue (simulator/scenarios/open_network.outputs.yaml).
 """

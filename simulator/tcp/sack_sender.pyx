@@ -144,6 +144,7 @@ cdef class SackSender:
         """The segment to transmit now: the first lost one not yet retransmitted, else new data."""
         cdef TcpState s = self.s
         cdef long long seq = -1, i
+        cdef TxSlot* slot
         cdef bint retx = False
         if self.in_flight() == 0:
             # nothing in flight: the rate sampler starts a new interval here (draft-cheng 3.2)
@@ -185,11 +186,12 @@ cdef class SackSender:
                 self.rq_count += 1
         else:
             self.tx[i].flags = 0
-        self.tx[i].sent_time = now
-        self.tx[i].delivered = s.delivered
-        self.tx[i].delivered_time = self.delivered_time
-        self.tx[i].first_sent = self.first_sent_time
-        self.tx[i].app_limited = self.app_limited_until != 0
+        slot = &self.tx[i]
+        slot.sent_time = now
+        slot.delivered = s.delivered
+        slot.delivered_time = self.delivered_time
+        slot.first_sent = self.first_sent_time
+        slot.app_limited = self.app_limited_until != 0
         self.sent += 1
         if s.ca_state == CA_RECOVERY:
             self.prr_out += 1
@@ -203,16 +205,16 @@ cdef class SackSender:
     # ------------------------------------------------------------------ ACK processing
     cdef void _deliver(self, long long seq, double now, double* newest_sent) noexcept:
         """seq reached the receiver for the first time we know of: rate-sample bookkeeping."""
-        cdef long long i = seq & self.mask
+        cdef TxSlot* slot = &self.tx[seq & self.mask]
         self.s.delivered += 1
         self.rs.delivered += 1
-        if self.tx[i].sent_time >= newest_sent[0]:          # the most recently sent so far
-            newest_sent[0] = self.tx[i].sent_time
-            newest_sent[1] = self.tx[i].sent_time - self.tx[i].first_sent   # send elapsed
-            newest_sent[2] = self.tx[i].delivered_time                    # prior delivered time
-            self.rs.prior_delivered = self.tx[i].delivered
-            self.rs.is_app_limited = self.tx[i].app_limited
-            self.first_sent_time = self.tx[i].sent_time
+        if slot.sent_time >= newest_sent[0]:          # the most recently sent so far
+            newest_sent[0] = slot.sent_time
+            newest_sent[1] = slot.sent_time - slot.first_sent     # send elapsed
+            newest_sent[2] = slot.delivered_time                  # prior delivered time
+            self.rs.prior_delivered = slot.delivered
+            self.rs.is_app_limited = slot.app_limited
+            self.first_sent_time = slot.sent_time
 
     cdef void _mark_losses(self) noexcept:
         """RFC 6675 IsLost as a forward (FACK-style) scan: a hole DupThresh packets below the
